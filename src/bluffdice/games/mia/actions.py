@@ -1,0 +1,230 @@
+"""Mia actions, chance outcomes and events: small frozen values that encode to JSON.
+
+Every action and outcome also has a short text form (`str(action)`, `parse_action`),
+used by game records, the terminal and the bot protocols: `roll`, `look`, `53`,
+`pass 65`, `challenge`, `give-up`, `beat`, `cheers`; outcomes `dice 43`, `first 2`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from bluffdice.games.base import Event, PrivateEvent
+from bluffdice.games.mia.values import parse_value, value_of
+
+
+class Action(msgspec.Struct, frozen=True, tag=True):
+    """Base of player actions."""
+
+    word: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class Roll(Action, frozen=True, tag="roll"):
+    """Open a round by rolling, or believe the last announcement and roll again."""
+
+    word: ClassVar[str] = "roll"
+
+
+class Look(Action, frozen=True, tag="look"):
+    """Look at the dice you just rolled."""
+
+    word: ClassVar[str] = "look"
+
+
+class Announce(Action, frozen=True, tag="announce"):
+    """Announce a value for the dice under your cup (true or not)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Pass(Action, frozen=True, tag="pass"):
+    """Hand the cup on without rolling or looking, announcing the same or a higher value."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"pass {self.value}"
+
+
+class Challenge(Action, frozen=True, tag="challenge"):
+    """Lift the cup: call the last announcement a lie (after Mia: look)."""
+
+    word: ClassVar[str] = "challenge"
+
+
+class GiveUp(Action, frozen=True, tag="give-up"):
+    """After a Mia announcement: lose one life without looking."""
+
+    word: ClassVar[str] = "give-up"
+
+
+class BeatMia(Action, frozen=True, tag="beat"):
+    """After a Mia announcement (beat_mia option): roll openly, trying for a 21."""
+
+    word: ClassVar[str] = "beat"
+
+
+class Cheers(Action, frozen=True, tag="cheers"):
+    """Show a 32 you looked at (joker32 option): the round starts again, no penalty."""
+
+    word: ClassVar[str] = "cheers"
+
+
+MiaAction = Roll | Look | Announce | Pass | Challenge | GiveUp | BeatMia | Cheers
+
+
+class Dice(msgspec.Struct, frozen=True, tag="dice"):
+    """Chance outcome: the dice of a roll, as a value (53 is a 5 and a 3)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"dice {self.value}"
+
+
+class FirstPlayer(msgspec.Struct, frozen=True, tag="first"):
+    """Chance outcome: the seat that starts the game."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"first {self.player}"
+
+
+MiaOutcome = Dice | FirstPlayer
+
+_WORDS: dict[str, Action] = {
+    "roll": Roll(),
+    "believe": Roll(),
+    "r": Roll(),
+    "look": Look(),
+    "l": Look(),
+    "challenge": Challenge(),
+    "liar": Challenge(),
+    "c": Challenge(),
+    "give-up": GiveUp(),
+    "giveup": GiveUp(),
+    "give up": GiveUp(),
+    "beat": BeatMia(),
+    "cheers": Cheers(),
+    "skal": Cheers(),
+}
+
+
+def parse_action(text: str) -> MiaAction | MiaOutcome:
+    """Read the text form of an action or chance outcome; ValueError says what is accepted."""
+    word = " ".join(text.strip().lower().split())
+    if word in _WORDS:
+        return _WORDS[word]  # type: ignore[return-value]
+    head, _, rest = word.partition(" ")
+    if head in ("pass", "p") and rest:
+        return Pass(parse_value(rest))
+    if head in ("announce", "a") and rest:
+        return Announce(parse_value(rest))
+    if head == "dice" and rest:
+        return Dice(parse_value(rest))
+    if head == "first" and rest.isdigit():
+        return FirstPlayer(int(rest))
+    try:
+        return Announce(parse_value(word))
+    except ValueError:
+        raise ValueError(
+            f"{text.strip()!r} is not a Mia action: type a value (54, 5 4, mia), "
+            "'pass 65', 'roll', 'look', 'challenge' (or 'liar'), 'give-up', 'beat' or 'cheers'"
+        ) from None
+
+
+def dice_outcome(die1: int, die2: int) -> Dice:
+    return Dice(value_of(die1, die2))
+
+
+
+# Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
+
+
+class GameStarted(Event, frozen=True, tag="game_started"):
+    players: int
+    rules: str
+
+
+class RoundStarted(Event, frozen=True, tag="round_started"):
+    round: int
+    starter: int
+
+
+class Rolled(Event, frozen=True, tag="rolled"):
+    """A player rolled (the dice stay hidden)."""
+
+    player: int
+
+
+class Looked(PrivateEvent, frozen=True, tag="looked"):
+    """The roller looked at the dice: only they see this event."""
+
+    value: int
+
+
+class Announced(Event, frozen=True, tag="announced"):
+    player: int
+    value: int
+
+
+class Passed(Event, frozen=True, tag="passed"):
+    player: int
+    value: int
+
+
+class Challenged(Event, frozen=True, tag="challenged"):
+    player: int
+    announcer: int
+    announced: int
+
+
+class GaveUp(Event, frozen=True, tag="gave_up"):
+    player: int
+
+
+class Revealed(Event, frozen=True, tag="revealed"):
+    """The dice under the cup are shown to everyone."""
+
+    value: int
+    announced: int | None
+    truthful: bool | None
+
+
+class MiaAttempt(Event, frozen=True, tag="mia_attempt"):
+    """An open roll against a Mia announcement (beat_mia option)."""
+
+    player: int
+    value: int
+
+
+class CheersShown(Event, frozen=True, tag="cheers"):
+    player: int
+
+
+class Penalty(Event, frozen=True, tag="penalty"):
+    """A player lost `amount` lives (sips in drinking mode; a stiff drink if `stiff`)."""
+
+    player: int
+    amount: int
+    reason: str
+    stiff: bool = False
+
+
+class Eliminated(Event, frozen=True, tag="eliminated"):
+    player: int
+
+
+class GameOver(Event, frozen=True, tag="game_over"):
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    standings: tuple[int, ...]

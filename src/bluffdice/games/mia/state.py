@@ -1,0 +1,572 @@
+"""The Mia state machine: one immutable state per step, no I/O, no randomness.
+
+Phases, and who acts in each:
+
+    seat    chance picks the first player
+    open    the round opener must roll
+    roll    chance rolls the dice for `turn`
+    hold    `turn` holds fresh dice: look (if blind rolls are allowed), announce, or
+            show cheers (joker32)
+    respond `turn` received an announcement: challenge, roll (believe) or pass
+    mia     `turn` received a Mia announcement: give up, challenge (look) or beat
+    beat    chance rolls the open attempt against Mia (beat_mia)
+    over    the game has ended
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step
+from bluffdice.games.mia.actions import (
+    Action,
+    Announce,
+    Announced,
+    BeatMia,
+    Challenge,
+    Challenged,
+    Cheers,
+    CheersShown,
+    Dice,
+    Eliminated,
+    FirstPlayer,
+    GameOver,
+    GaveUp,
+    GiveUp,
+    Look,
+    Looked,
+    MiaAction,
+    MiaAttempt,
+    MiaOutcome,
+    Pass,
+    Passed,
+    Penalty,
+    Revealed,
+    Roll,
+    Rolled,
+    RoundStarted,
+)
+from bluffdice.games.mia.rules import MiaRules
+from bluffdice.games.mia.values import JOKER, MIA, VALUES, probability
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+_DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple(
+    (Dice(v), probability(v)) for v in VALUES
+)
+
+# Reasons for a penalty; those in _MIA_REASONS "involve Mia" (mia_doubled, stiff drinks).
+CAUGHT_BLUFFING = "caught_bluffing"
+SEE_FAILED = "see_failed"
+SEE_FAILED_MIA = "see_failed_mia"
+GAVE_UP = "gave_up"
+MIA_FOUND = "mia_found"
+LIED_ABOUT_MIA = "lied_about_mia"
+TRUE_MIA = "mia"
+BEAT_FAILED = "beat_failed"
+MIA_BEATEN = "mia_beaten"
+_MIA_REASONS = frozenset(
+    {SEE_FAILED_MIA, GAVE_UP, MIA_FOUND, LIED_ABOUT_MIA, TRUE_MIA, BEAT_FAILED, MIA_BEATEN}
+)
+
+
+class Call(msgspec.Struct, frozen=True):
+    """One announcement of the current round: `kind` is "announce" (after a roll) or "pass"."""
+
+    player: int
+    kind: str
+    value: int
+
+
+class RoundSummary(msgspec.Struct, frozen=True):
+    """How the previous round ended, as everyone saw it."""
+
+    round: int
+    calls: tuple[Call, ...]
+    revealed: int | None
+    penalties: tuple[Penalty, ...]
+
+
+class MiaView(msgspec.Struct, frozen=True):
+    """What one player (or a spectator, `player` None) may know: never others' dice."""
+
+    rules: str
+    player: int | None
+    players: int
+    state_id: int
+    phase: str
+    turn: int
+    round: int
+    lives: tuple[int, ...]
+    score: tuple[int, ...]
+    drinks: tuple[int, ...]
+    out: tuple[bool, ...]
+    announced: int | None
+    announcer: int | None
+    calls: tuple[Call, ...]
+    my_dice: int | None
+    looked: bool
+    legal_actions: tuple[MiaAction, ...]
+    last_round: RoundSummary | None
+    result: GameOver | None
+    game: str = "mia"
+
+
+class MiaState(msgspec.Struct, frozen=True):
+    """The whole truth of a Mia game, dice included. Only drivers hold it; players get views."""
+
+    rules: Any  # MiaRules; Any keeps msgspec from validating a dataclass field
+    players: int
+    phase: str = "seat"
+    turn: int = -1
+    round: int = 0
+    lost: tuple[int, ...] = ()
+    drinks: tuple[int, ...] = ()
+    joined: tuple[int, ...] = ()
+    out: tuple[bool, ...] = ()
+    eliminated: tuple[int, ...] = ()
+    dice: int = 0
+    roller: int = -1
+    looked: bool = False
+    announced: int = 0
+    announcer: int = -1
+    calls: tuple[Call, ...] = ()
+    last_round: RoundSummary | None = None
+    result: GameOver | None = None
+    moves: int = 0
+
+    # --- the common game interface -------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def state_id(self) -> int:
+        """Counts applied steps; a move made against an older id is stale."""
+        return self.moves
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase in ("seat", "roll", "beat"):
+            return CHANCE
+        return self.turn
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def chance_outcomes(self) -> Sequence[tuple[MiaOutcome, Fraction]]:
+        if self.phase == "seat":
+            p = Fraction(1, self.players)
+            return [(FirstPlayer(i), p) for i in range(self.players)]
+        if self.phase in ("roll", "beat"):
+            return _DICE_OUTCOMES
+        return ()
+
+    def legal_actions(self) -> Sequence[MiaAction]:
+        rules: MiaRules = self.rules
+        ranking = rules.ranking
+        if self.phase == "open":
+            return (Roll(),)
+        if self.phase == "hold":
+            actions: list[MiaAction] = []
+            if not self.looked:
+                actions.append(Look())
+            if rules.joker32 and self.looked and self.dice == JOKER:
+                actions.append(Cheers())
+            actions.extend(Announce(v) for v in self._announceable())
+            return actions
+        if self.phase == "respond":
+            actions = [Challenge(), Roll()]
+            if rules.pass_allowed:
+                floor = ranking.rank(self.announced)
+                actions.extend(
+                    Pass(v) for v in _worst_first(ranking) if ranking.rank(v) >= floor
+                )
+            return actions
+        if self.phase == "mia":
+            actions = [GiveUp(), Challenge()]
+            if rules.beat_mia:
+                actions.append(BeatMia())
+            return actions
+        return ()
+
+    def apply(self, action: Any) -> Step:
+        """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        if self.current_player == CHANCE:
+            return self._apply_chance(action)
+        if not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not a Mia action")
+        if action not in self.legal_actions():
+            raise IllegalAction(self._why_illegal(action))
+        events: list[Event] = []
+        state = self._apply_action(action, events)
+        return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
+
+    def view(self, player: int | None) -> MiaView:
+        rules: MiaRules = self.rules
+        mine = (
+            player is not None
+            and player == self.roller
+            and self.looked
+            and self.phase in ("hold", "respond", "mia")
+        )
+        my_turn = player is not None and player == self.current_player
+        return MiaView(
+            rules=rules.text,
+            player=player,
+            players=self.players,
+            state_id=self.moves,
+            phase=self.phase,
+            turn=self.current_player,
+            round=self.round,
+            lives=self.lives,
+            score=self.scores,
+            drinks=self.drinks,
+            out=self.out,
+            announced=self.announced or None,
+            announcer=self.announcer if self.announcer >= 0 else None,
+            calls=self.calls,
+            my_dice=self.dice if mine else None,
+            looked=self.looked if player == self.roller else False,
+            legal_actions=tuple(self.legal_actions()) if my_turn else (),
+            last_round=self.last_round,
+            result=self.result,
+        )
+
+    def returns(self) -> tuple[float, ...]:
+        """Zero-sum payoffs at the end: the winners share +1 against the rest."""
+        if self.result is None:
+            return tuple(0.0 for _ in range(self.players))
+        winners = set(self.result.winners)
+        if not winners or len(winners) == self.players:
+            return tuple(0.0 for _ in range(self.players))
+        win, lose = 1.0 / len(winners), -1.0 / (self.players - len(winners))
+        return tuple(win if i in winners else lose for i in range(self.players))
+
+    # --- derived facts ----------------------------------------------------------------
+
+    @property
+    def lives(self) -> tuple[int, ...]:
+        """Lives left (lives mode); in other modes the starting lives, unchanged."""
+        if self.rules.mode != "lives":
+            return tuple(self.rules.lives for _ in range(self.players))
+        return tuple(max(0, self.rules.lives - n) for n in self.lost)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Score mode: rounds joined minus rounds lost; drinking: sips drunk; lives: lives."""
+        if self.rules.mode == "score":
+            return tuple(j - n for j, n in zip(self.joined, self.lost, strict=True))
+        if self.rules.mode == "drinking":
+            return self.lost
+        return self.lives
+
+    def next_alive(self, player: int) -> int:
+        """The next player after `player`, clockwise, who is still in the game."""
+        for step in range(1, self.players + 1):
+            candidate = (player + step) % self.players
+            if not self.out[candidate]:
+                return candidate
+        raise AssertionError("no player left")  # pragma: no cover - the game ends first
+
+    def alive_from(self, player: int) -> int:
+        """`player` if still in, else the next living player after them."""
+        return player if not self.out[player] else self.next_alive(player)
+
+    # --- transitions --------------------------------------------------------------
+
+    def _announceable(self) -> list[int]:
+        ranking = self.rules.ranking
+        if self.announced == 0:
+            return list(_worst_first(ranking))
+        floor = ranking.rank(self.announced)
+        if self.rules.relaxed_raise:
+            return [v for v in _worst_first(ranking) if ranking.rank(v) >= floor]
+        return [v for v in _worst_first(ranking) if ranking.rank(v) > floor]
+
+    def _apply_chance(self, outcome: Any) -> Step:
+        events: list[Event] = []
+        if self.phase == "seat":
+            if not isinstance(outcome, FirstPlayer) or not 0 <= outcome.player < self.players:
+                raise IllegalAction(
+                    f"chance must pick the first player (first 0 .. first {self.players - 1})"
+                )
+            state = self._start_round(outcome.player, 1, events)
+        else:
+            if not isinstance(outcome, Dice) or outcome.value not in VALUES:
+                raise IllegalAction("chance must roll the dice (e.g. dice 43)")
+            if self.phase == "roll":
+                looked = not self.rules.blind
+                state = msgspec.structs.replace(
+                    self, phase="hold", dice=outcome.value, roller=self.turn, looked=looked
+                )
+                if looked:
+                    events.append(Looked(player=self.turn, value=outcome.value))
+            else:
+                state = self._resolve_beat(outcome.value, events)
+        return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
+
+    def _apply_action(self, action: Action, events: list[Event]) -> MiaState:
+        me = self.turn
+        if isinstance(action, Roll):
+            events.append(Rolled(player=me))
+            return msgspec.structs.replace(self, phase="roll")
+        if isinstance(action, Look):
+            events.append(Looked(player=me, value=self.dice))
+            return msgspec.structs.replace(self, looked=True)
+        if isinstance(action, Cheers):
+            events.append(CheersShown(player=me))
+            events.append(Revealed(value=self.dice, announced=None, truthful=None))
+            return self._end_round([], me, events, revealed=self.dice)
+        if isinstance(action, Announce | Pass):
+            kind = "announce" if isinstance(action, Announce) else "pass"
+            if isinstance(action, Announce):
+                events.append(Announced(player=me, value=action.value))
+            else:
+                events.append(Passed(player=me, value=action.value))
+            state = msgspec.structs.replace(
+                self,
+                announced=action.value,
+                announcer=me,
+                calls=(*self.calls, Call(me, kind, action.value)),
+            )
+            if action.value == MIA:
+                if self.rules.mia_end == "instant":
+                    return state._resolve_instant_mia(events)
+                return msgspec.structs.replace(state, phase="mia", turn=self.next_alive(me))
+            return msgspec.structs.replace(state, phase="respond", turn=self.next_alive(me))
+        if isinstance(action, Challenge):
+            events.append(Challenged(player=me, announcer=self.announcer, announced=self.announced))
+            return self._resolve_challenge(events)
+        if isinstance(action, GiveUp):
+            events.append(GaveUp(player=me))
+            return self._end_round([(me, GAVE_UP)], self._mia_starter(me), events)
+        if isinstance(action, BeatMia):
+            events.append(Rolled(player=me))
+            return msgspec.structs.replace(self, phase="beat")
+        raise AssertionError(f"unhandled action {action!r}")  # pragma: no cover
+
+    def _resolve_challenge(self, events: list[Event]) -> MiaState:
+        ranking = self.rules.ranking
+        me, announcer = self.turn, self.announcer
+        truthful = ranking.rank(self.dice) >= ranking.rank(self.announced)
+        events.append(Revealed(value=self.dice, announced=self.announced, truthful=truthful))
+        if self.phase == "mia":
+            if self.dice == MIA:
+                return self._end_round([(me, MIA_FOUND)], self._mia_starter(me), events, MIA)
+            return self._end_round(
+                [(announcer, LIED_ABOUT_MIA)], self._mia_starter(announcer), events, self.dice
+            )
+        if not truthful:
+            return self._end_round([(announcer, CAUGHT_BLUFFING)], me, events, self.dice)
+        reason = SEE_FAILED_MIA if self.dice == MIA else SEE_FAILED
+        return self._end_round([(me, reason)], self.next_alive(me), events, self.dice)
+
+    def _resolve_instant_mia(self, events: list[Event]) -> MiaState:
+        me = self.announcer
+        truthful = self.dice == MIA
+        events.append(Revealed(value=self.dice, announced=MIA, truthful=truthful))
+        if truthful:
+            # Several players lose at once: the one after the announcer starts.
+            others = [(p, TRUE_MIA) for p in range(self.players) if p != me and not self.out[p]]
+            return self._end_round(others, self.next_alive(me), events, self.dice)
+        return self._end_round([(me, LIED_ABOUT_MIA)], self._mia_starter(me), events, self.dice)
+
+    def _resolve_beat(self, value: int, events: list[Event]) -> MiaState:
+        me = self.turn
+        events.append(MiaAttempt(player=me, value=value))
+        if value == MIA:
+            return self._end_round(
+                [(self.announcer, MIA_BEATEN)], self._mia_starter(self.announcer), events
+            )
+        return self._end_round([(me, BEAT_FAILED)], self._mia_starter(me), events)
+
+    def _mia_starter(self, loser: int) -> int:
+        return loser if self.rules.mia_starter == "loser" else self.next_alive(loser)
+
+    def _penalty(self, player: int, reason: str) -> Penalty:
+        rules: MiaRules = self.rules
+        involves_mia = reason in _MIA_REASONS
+        if rules.mode == "score":
+            return Penalty(player=player, amount=1, reason=reason)
+        if rules.mode == "drinking" and involves_mia:
+            return Penalty(player=player, amount=1, reason=reason, stiff=True)
+        amount = 2 if reason == MIA_FOUND or (involves_mia and rules.mia_doubled) else 1
+        return Penalty(player=player, amount=amount, reason=reason)
+
+    def _end_round(
+        self,
+        losers: list[tuple[int, str]],
+        starter: int,
+        events: list[Event],
+        revealed: int | None = None,
+    ) -> MiaState:
+        rules: MiaRules = self.rules
+        lost, drinks, out = list(self.lost), list(self.drinks), list(self.out)
+        eliminated = list(self.eliminated)
+        joined = [j + (0 if o else 1) for j, o in zip(self.joined, self.out, strict=True)]
+        penalties = []
+        for player, reason in losers:
+            pen = self._penalty(player, reason)
+            penalties.append(pen)
+            events.append(pen)
+            if pen.stiff:
+                drinks[player] += 1
+            else:
+                lost[player] += pen.amount
+        if rules.mode == "lives":
+            for player in range(self.players):
+                if not out[player] and lost[player] >= rules.lives:
+                    out[player] = True
+                    eliminated.append(player)
+                    events.append(Eliminated(player=player))
+        summary = RoundSummary(
+            round=self.round, calls=self.calls, revealed=revealed, penalties=tuple(penalties)
+        )
+        state = msgspec.structs.replace(
+            self,
+            lost=tuple(lost),
+            drinks=tuple(drinks),
+            joined=tuple(joined),
+            out=tuple(out),
+            eliminated=tuple(eliminated),
+            last_round=summary,
+            dice=0,
+            roller=-1,
+            looked=False,
+            announced=0,
+            announcer=-1,
+            calls=(),
+        )
+        result = state._result_if_over()
+        if result is not None:
+            events.append(result)
+            return msgspec.structs.replace(state, phase="over", turn=-1, result=result)
+        return state._start_round(state.alive_from(starter), self.round + 1, events)
+
+    def _start_round(self, starter: int, number: int, events: list[Event]) -> MiaState:
+        n = self.players
+        state = self
+        if number == 1:
+            state = msgspec.structs.replace(
+                self,
+                lost=(0,) * n,
+                drinks=(0,) * n,
+                joined=(0,) * n,
+                out=(False,) * n,
+            )
+        events.append(RoundStarted(round=number, starter=starter))
+        return msgspec.structs.replace(state, phase="open", turn=starter, round=number)
+
+    def _result_if_over(self) -> GameOver | None:
+        rules: MiaRules = self.rules
+        n = self.players
+        if rules.mode == "lives":
+            alive = [p for p in range(n) if not self.out[p]]
+            if rules.end == "first_out" and self.eliminated:
+                losers = tuple(self.eliminated)
+                standings = tuple(
+                    sorted(alive, key=lambda p: (-self.lives[p], p)) + list(losers)
+                )
+                return GameOver(winners=tuple(alive), losers=losers, standings=standings)
+            if len(alive) <= 1:
+                standings = tuple(alive + list(reversed(self.eliminated)))
+                return GameOver(
+                    winners=tuple(alive), losers=tuple(self.eliminated), standings=standings
+                )
+            return None
+        if self.round < rules.rounds:
+            return None
+        if rules.mode == "score":
+            key = [-s for s in self.scores]
+        else:  # drinking: fewest stiff drinks, then fewest sips
+            key = [self.drinks[p] * 1000 + self.lost[p] for p in range(n)]
+        best, worst = min(key), max(key)
+        standings = tuple(sorted(range(n), key=lambda p: (key[p], p)))
+        winners = tuple(p for p in range(n) if key[p] == best)
+        losers = tuple(p for p in range(n) if key[p] == worst and best != worst)
+        return GameOver(winners=winners, losers=losers, standings=standings)
+
+    def _why_illegal(self, action: Action) -> str:
+        """A sentence saying why `action` is refused here and what would be accepted."""
+        rules: MiaRules = self.rules
+        ranking = rules.ranking
+        phase = self.phase
+        if isinstance(action, Announce):
+            if phase == "hold":
+                if rules.relaxed_raise:
+                    return (
+                        f"{action.value} is lower than the last announcement {self.announced}: "
+                        "announce the same value or a higher one"
+                    )
+                return (
+                    f"{action.value} does not beat the last announcement {self.announced}: "
+                    "announce a higher value"
+                )
+            if phase == "respond":
+                return "roll first (believe), or challenge, or pass with a value"
+            if phase == "open":
+                return "roll the dice first, then announce"
+        if isinstance(action, Pass):
+            if not rules.pass_allowed:
+                return "passing is off in these rules: challenge or roll"
+            if phase == "respond":
+                return (
+                    f"a pass must announce the same value as {self.announced} or a higher one"
+                )
+            if phase == "hold":
+                return "you rolled: announce a value (passing is only instead of rolling)"
+        if isinstance(action, Look):
+            if phase == "hold":
+                return "you have already seen your dice" if self.looked else "cannot look now"
+            if phase == "mia":
+                return "to look at a Mia announcement, challenge it"
+            return "there are no dice of yours to look at: roll first"
+        if isinstance(action, Cheers):
+            if not rules.joker32:
+                return "cheers (joker 32) is off in these rules"
+            return "cheers needs a 32 under your cup that you have looked at"
+        if isinstance(action, Challenge):
+            if phase == "open":
+                return "nothing has been announced yet: roll"
+            if phase == "hold":
+                return "you hold the dice: announce a value"
+        if isinstance(action, Roll):
+            if phase == "hold":
+                return "you have rolled already: announce a value"
+            if phase == "mia":
+                return "Mia was announced: give up, challenge (look) or, if allowed, beat"
+        if isinstance(action, GiveUp):
+            return "giving up is only the answer to a Mia announcement"
+        if isinstance(action, BeatMia):
+            if not rules.beat_mia:
+                return "beating Mia by rolling is off in these rules"
+            return "beat is only the answer to a Mia announcement"
+        legal = ", ".join(str(a) for a in self.legal_actions()[:6])
+        return f"{action} is not allowed now; allowed: {legal}"
+
+
+def _worst_first(ranking: Any) -> tuple[int, ...]:
+    return tuple(reversed(ranking.best_first))
+
+
+def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
+    """A game at its first chance node (who starts); `players` from 2 to 10."""
+    if isinstance(rules, str):
+        from bluffdice.games.registry import parse_rules
+
+        rules = parse_rules(rules, game="mia")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(f"Mia is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    return MiaState(rules=rules or MiaRules(), players=players)

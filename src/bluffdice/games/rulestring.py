@@ -1,0 +1,205 @@
+"""Rule sets as short strings: `mia(lives=3,little_mia=on,pass=off)`.
+
+Every rules class is a frozen dataclass whose fields are declared with `option(...)`. This
+module reads those declarations, so a new rule field is parsed, printed, validated and
+listed by `bluffdice rules` without writing any more code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from bluffdice.games.base import RuleError
+
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """How one rule field is written and explained."""
+
+    key: str
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    choice_docs: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+def option(
+    default: Any,
+    doc: str,
+    *,
+    key: str | None = None,
+    choices: Mapping[str, str] | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> Any:
+    """Declare a rule field: its default, its meaning and the values it accepts.
+
+    `choices` maps each allowed word to what it means; `key` is the name in rule strings
+    when the Python name differs (`pass` is a keyword).
+    """
+    info = {
+        "doc": doc,
+        "key": key,
+        "choices": dict(choices or {}),
+        "minimum": minimum,
+        "maximum": maximum,
+    }
+    return field(default=default, metadata={"bluffdice": info})
+
+
+def option_infos(rules_cls: type) -> dict[str, OptionInfo]:
+    """Map each rule-string key to its description, in declaration order."""
+    out: dict[str, OptionInfo] = {}
+    for f in fields(rules_cls):
+        meta = f.metadata.get("bluffdice")
+        if meta is None:
+            continue
+        key = meta["key"] or f.name
+        out[key] = OptionInfo(
+            key=key,
+            doc=meta["doc"],
+            choices=tuple(meta["choices"]),
+            minimum=meta["minimum"],
+            maximum=meta["maximum"],
+            choice_docs=meta["choices"],
+        )
+    return out
+
+
+def _field_names(rules_cls: type) -> dict[str, str]:
+    """Rule-string key -> dataclass field name."""
+    names: dict[str, str] = {}
+    for f in fields(rules_cls):
+        meta = f.metadata.get("bluffdice")
+        if meta is not None:
+            names[meta["key"] or f.name] = f.name
+    return names
+
+
+def describe_value(value: Any) -> str:
+    """How a field value is written in a rule string."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def allowed_text(info: OptionInfo, default: Any) -> str:
+    """A short phrase naming the values an option accepts."""
+    if isinstance(default, bool):
+        return "on or off"
+    if info.choices:
+        return ", ".join(info.choices)
+    if isinstance(default, int):
+        lo = "" if info.minimum is None else str(info.minimum)
+        hi = "" if info.maximum is None else str(info.maximum)
+        return f"a whole number from {lo} to {hi}" if lo and hi else "a whole number"
+    return "a value"
+
+
+def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
+    where = f"{game} option {info.key}"
+    if isinstance(default, bool):
+        if raw is None:
+            return True
+        word = raw.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise RuleError(f"{where} takes on or off, not {raw!r}")
+    if raw is None:
+        raise RuleError(f"{where} needs a value ({allowed_text(info, default)})")
+    raw = raw.strip()
+    if info.choices:
+        word = raw.lower().replace("_", "-")
+        for choice in info.choices:
+            if word == choice.replace("_", "-"):
+                return choice
+        raise RuleError(f"{where} must be one of {', '.join(info.choices)}; got {raw!r}")
+    if isinstance(default, int):
+        if not re.fullmatch(r"[+-]?\d+", raw):
+            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {raw!r}")
+        number = int(raw)
+        if (info.minimum is not None and number < info.minimum) or (
+            info.maximum is not None and number > info.maximum
+        ):
+            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {number}")
+        return number
+    return raw
+
+
+_CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+
+
+def split_rule_string(text: str) -> tuple[str, list[tuple[str, str | None]]]:
+    """`name(a=1,b)` -> ("name", [("a", "1"), ("b", None)])."""
+    match = _CALL.match(text)
+    if match is None:
+        raise RuleError(
+            f"cannot read rule string {text!r}: write a preset or game name, optionally "
+            "followed by options in brackets, e.g. mia(lives=3,little_mia=on)"
+        )
+    name = match.group(1).lower()
+    body = match.group(2)
+    pairs: list[tuple[str, str | None]] = []
+    if body is not None and body.strip():
+        for part in body.split(","):
+            if not part.strip():
+                raise RuleError(f"empty option in rule string {text!r}")
+            key, eq, value = part.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            if not key:
+                raise RuleError(f"option without a name in rule string {text!r}")
+            pairs.append((key, value if eq else None))
+    return name, pairs
+
+
+def apply_options(game: str, base: Any, pairs: list[tuple[str, str | None]]) -> Any:
+    """Return `base` with the options from a rule string set, validating each one."""
+    rules_cls = type(base)
+    infos = option_infos(rules_cls)
+    names = _field_names(rules_cls)
+    normalized = {k.replace("-", "_"): k for k in infos}
+    changes: dict[str, Any] = {}
+    for key, raw in pairs:
+        real_key = normalized.get(key)
+        if real_key is None:
+            hint = difflib.get_close_matches(key, list(normalized), n=1)
+            did_you_mean = f" (did you mean {normalized[hint[0]]}?)" if hint else ""
+            raise RuleError(
+                f"unknown {game} option {key!r}{did_you_mean}; options are: {', '.join(infos)}"
+            )
+        if names[real_key] in changes:
+            raise RuleError(f"{game} option {real_key} is given twice")
+        default = getattr(base, names[real_key])
+        changes[names[real_key]] = _convert(game, infos[real_key], default, raw)
+    implied = getattr(rules_cls, "implied_changes", None)
+    if implied is not None:
+        changes = implied(changes)
+    try:
+        return dataclasses.replace(base, **changes)
+    except RuleError:
+        raise
+    except (TypeError, ValueError) as exc:  # pragma: no cover - a validator's own words
+        raise RuleError(str(exc)) from exc
+
+
+def format_rules(game: str, rules: Any) -> str:
+    """The canonical rule string: the game name and every option that is not default."""
+    default = type(rules)()
+    parts = []
+    names = _field_names(type(rules))
+    for key, name in names.items():
+        value = getattr(rules, name)
+        if value != getattr(default, name):
+            parts.append(f"{key}={describe_value(value)}")
+    return f"{game}({','.join(parts)})" if parts else game
