@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bluffdice.games.base import GameState, RuleError
@@ -72,6 +73,7 @@ def game_of(rules: Any) -> GameSpec:
     raise RuleError(f"{type(rules).__name__} is not the rules of a known game")
 
 
+@lru_cache(maxsize=512)
 def parse_rules(text: str, game: str | None = None) -> Any:
     """Read a preset name, game name or rule string into a rules object.
 

@@ -146,7 +146,6 @@ def dice_outcome(die1: int, die2: int) -> Dice:
     return Dice(value_of(die1, die2))
 
 
-
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 

@@ -17,9 +17,7 @@ class MiaRules:
 
     game_name: ClassVar[str] = "mia"
 
-    lives: int = option(
-        6, "lives each player starts with (lives mode)", minimum=1, maximum=99
-    )
+    lives: int = option(6, "lives each player starts with (lives mode)", minimum=1, maximum=99)
     doubles_ascending: bool = option(
         False, "11 is the best double and 66 the worst (seeds 001, 004); off: 66 is best"
     )
@@ -47,9 +45,7 @@ class MiaRules:
     relaxed_raise: bool = option(
         False, "an announcement after a roll need only equal the last one; forbids the pass"
     )
-    blind: bool = option(
-        True, "a player who rolls may announce without looking at the dice"
-    )
+    blind: bool = option(True, "a player who rolls may announce without looking at the dice")
     mia_doubled: bool = option(
         False,
         "every loss that involves Mia costs 2 lives instead of 1 (giving up, a lie about Mia "
@@ -105,9 +101,7 @@ class MiaRules:
 
     def __post_init__(self) -> None:
         if self.relaxed_raise and self.pass_allowed:
-            raise RuleError(
-                "mia option relaxed_raise=on forbids the pass: also set pass=off"
-            )
+            raise RuleError("mia option relaxed_raise=on forbids the pass: also set pass=off")
 
     @staticmethod
     def implied_changes(changes: dict[str, object]) -> dict[str, object]:

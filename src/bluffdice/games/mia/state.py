@@ -56,9 +56,7 @@ from bluffdice.games.mia.values import JOKER, MIA, VALUES, probability
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
-_DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple(
-    (Dice(v), probability(v)) for v in VALUES
-)
+_DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple((Dice(v), probability(v)) for v in VALUES)
 
 # Reasons for a penalty; those in _MIA_REASONS "involve Mia" (mia_doubled, stiff drinks).
 CAUGHT_BLUFFING = "caught_bluffing"
@@ -188,9 +186,7 @@ class MiaState(msgspec.Struct, frozen=True):
             actions = [Challenge(), Roll()]
             if rules.pass_allowed:
                 floor = ranking.rank(self.announced)
-                actions.extend(
-                    Pass(v) for v in _worst_first(ranking) if ranking.rank(v) >= floor
-                )
+                actions.extend(Pass(v) for v in _worst_first(ranking) if ranking.rank(v) >= floor)
             return actions
         if self.phase == "mia":
             actions = [GiveUp(), Challenge()]
@@ -476,9 +472,7 @@ class MiaState(msgspec.Struct, frozen=True):
             alive = [p for p in range(n) if not self.out[p]]
             if rules.end == "first_out" and self.eliminated:
                 losers = tuple(self.eliminated)
-                standings = tuple(
-                    sorted(alive, key=lambda p: (-self.lives[p], p)) + list(losers)
-                )
+                standings = tuple(sorted(alive, key=lambda p: (-self.lives[p], p)) + list(losers))
                 return GameOver(winners=tuple(alive), losers=losers, standings=standings)
             if len(alive) <= 1:
                 standings = tuple(alive + list(reversed(self.eliminated)))
@@ -501,7 +495,6 @@ class MiaState(msgspec.Struct, frozen=True):
     def _why_illegal(self, action: Action) -> str:
         """A sentence saying why `action` is refused here and what would be accepted."""
         rules: MiaRules = self.rules
-        ranking = rules.ranking
         phase = self.phase
         if isinstance(action, Announce):
             if phase == "hold":
@@ -522,9 +515,7 @@ class MiaState(msgspec.Struct, frozen=True):
             if not rules.pass_allowed:
                 return "passing is off in these rules: challenge or roll"
             if phase == "respond":
-                return (
-                    f"a pass must announce the same value as {self.announced} or a higher one"
-                )
+                return f"a pass must announce the same value as {self.announced} or a higher one"
             if phase == "hold":
                 return "you rolled: announce a value (passing is only instead of rolling)"
         if isinstance(action, Look):

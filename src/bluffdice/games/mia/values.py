@@ -139,7 +139,8 @@ def _tiers(
     doubles = [d * 11 for d in (range(1, 7) if doubles_ascending else range(6, 0, -1))]
     doubles = [d for d in doubles if d not in specials]
     rest = [v for v in VALUES if v not in specials and not is_double(v)]  # high to low
-    tiers: list[tuple[int, ...]] = [(v,) for v in specials] + [(d,) for d in doubles]
+    tiers: list[tuple[int, ...]] = [(v,) for v in specials]
+    tiers.extend((d,) for d in doubles)
     if by_pips:
         for total in sorted({pips(v) for v in rest}, reverse=True):
             tiers.append(tuple(v for v in rest if pips(v) == total))

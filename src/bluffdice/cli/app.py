@@ -1,0 +1,45 @@
+"""The `bluffdice` command: one Typer app; each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.registry import parse_rules
+
+app = typer.Typer(
+    name="bluffdice",
+    help=(
+        "Mia (Meyer, Maexchen) and Liar's Dice: play in the terminal, look up exact odds, "
+        "run bots and tournaments, solve for equilibrium play.\n\n"
+        "Every command takes --rules as a preset name (classic, meyer, maexchen, ...) or a "
+        "rule string such as 'mia(lives=3,little_mia=on,pass=off)'; see `bluffdice rules`."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+out = Console()
+"""Standard output: results and --json."""
+
+err = Console(stderr=True)
+"""Standard error: progress, prompts' errors and messages."""
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print an error to stderr and return the Exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def rules_option(text: str, game: str | None = None) -> Any:
+    """Parse a --rules value, turning a bad one into a clear error and exit code 2."""
+    try:
+        return parse_rules(text, game=game)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None

@@ -1,0 +1,1 @@
+"""`bluffdice odds`: not built yet (see the project's issues)."""

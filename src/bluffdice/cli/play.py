@@ -1,0 +1,1 @@
+"""`bluffdice play`: not built yet (see the project's issues)."""

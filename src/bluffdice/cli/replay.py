@@ -1,0 +1,1 @@
+"""`bluffdice replay`: not built yet (see the project's issues)."""

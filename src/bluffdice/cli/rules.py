@@ -1,0 +1,1 @@
+"""`bluffdice rules`: not built yet (see the project's issues)."""

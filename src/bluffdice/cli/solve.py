@@ -1,0 +1,1 @@
+"""`bluffdice solve`: not built yet (see the project's issues)."""

@@ -1,0 +1,1 @@
+"""`bluffdice tournament`: not built yet (see the project's issues)."""

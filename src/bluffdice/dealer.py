@@ -1,0 +1,114 @@
+"""Drives games synchronously: samples chance outcomes, asks agents, keeps the record.
+
+The terminal game, `--watch`, the tournament runner and tests all play through `play`,
+so seeding and recording behave the same everywhere. Dice come from a `random.Random`
+seeded by the caller (reproducible runs) or from the operating system's generator.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from bluffdice.games.base import CHANCE, Event, GameState, visible_to
+from bluffdice.games.record import Record, new_record
+
+
+class Agent(Protocol):
+    """Anything that chooses an action from a view: a bot, a human at a terminal."""
+
+    def act(self, view: Any) -> Any: ...
+
+
+class Observer(Protocol):
+    def observe(self, events: Sequence[Event]) -> None: ...
+
+
+def sample(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
+    """Draw one outcome with its exact probability (integer arithmetic, no float drift)."""
+    denominator = 1
+    for _, p in outcomes:
+        denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
+    pick = rng.randrange(denominator)
+    for outcome, p in outcomes:
+        weight = p.numerator * (denominator // p.denominator)
+        if pick < weight:
+            return outcome
+        pick -= weight
+    raise ValueError("chance probabilities do not sum to 1")
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def system_rng() -> random.Random:
+    """Dice nobody can predict: the operating system's cryptographic generator."""
+    return secrets.SystemRandom()
+
+
+@dataclass
+class Game:
+    """A game in progress with its record and the full event log."""
+
+    state: GameState
+    record: Record
+    events: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, rules: Any, players: int) -> Game:
+        from bluffdice.games.registry import game_of
+
+        state = game_of(rules).new_game(rules, players)
+        return cls(state=state, record=new_record(rules, players))
+
+    def step(self, action: Any) -> tuple[Event, ...]:
+        """Apply one action or outcome; on IllegalAction nothing changes."""
+        state, events = self.state.apply(action)
+        self.state = state
+        self.record = Record(
+            game=self.record.game,
+            rules=self.record.rules,
+            players=self.record.players,
+            steps=(*self.record.steps, str(action)),
+        )
+        self.events.extend(events)
+        return events
+
+    def events_for(self, player: int | None) -> list[Event]:
+        return [e for e in self.events if visible_to(e, player)]
+
+
+def play(
+    game: Game,
+    agents: Sequence[Agent],
+    rng: random.Random,
+    on_events: Callable[[Sequence[Event]], None] | None = None,
+    max_steps: int = 1_000_000,
+) -> Game:
+    """Play `game` to the end. Each agent sees only its own view and its visible events."""
+    for _ in range(max_steps):
+        state = game.state
+        if state.is_terminal:
+            return game
+        player = state.current_player
+        if player == CHANCE:
+            action = sample(state.chance_outcomes(), rng)
+        else:
+            action = agents[player].act(state.view(player))
+        events = game.step(action)
+        if on_events is not None:
+            on_events(events)
+        for seat, agent in enumerate(agents):
+            observe = getattr(agent, "observe", None)
+            if observe is not None:
+                seen = [e for e in events if visible_to(e, seat)]
+                if seen:
+                    observe(seen)
+    raise RuntimeError(f"game did not end within {max_steps} steps")
