@@ -1,0 +1,1 @@
+"""Terminal play: a game-agnostic session plus one presenter per game."""
