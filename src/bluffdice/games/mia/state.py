@@ -250,6 +250,45 @@ class MiaState(msgspec.Struct, frozen=True):
         win, lose = 1.0 / len(winners), -1.0 / (self.players - len(winners))
         return tuple(win if i in winners else lose for i in range(self.players))
 
+    def indistinguishable(self, player: int | None) -> list[MiaState]:
+        """Other states that `player` cannot tell from this one (other dice under the cup,
+        and whether the roller looked). A view must be the same in all of them."""
+        if self.dice == 0 or self.phase not in ("hold", "respond", "mia", "beat"):
+            return []
+        if player is not None and player == self.roller and self.looked:
+            return []
+        variants = [msgspec.structs.replace(self, dice=v) for v in VALUES if v != self.dice]
+        if player != self.roller and self.rules.blind:
+            variants.append(msgspec.structs.replace(self, looked=not self.looked))
+        return variants
+
+    def invariants(self) -> list[str]:
+        """Facts that must hold in every reachable state; returns the broken ones."""
+        broken: list[str] = []
+        rules: MiaRules = self.rules
+        if self.phase == "seat":
+            return broken
+        if any(n < 0 for n in self.lost) or any(n < 0 for n in self.drinks):
+            broken.append(f"negative penalty tally {self.lost} {self.drinks}")
+        if rules.mode == "lives":
+            if any(n > rules.lives for n in self.lost):
+                broken.append(f"more lives lost than owned: {self.lost}")
+            for p in range(self.players):
+                if self.out[p] != (self.lost[p] >= rules.lives):
+                    broken.append(f"player {p} out={self.out[p]} with {self.lives[p]} lives")
+        elif any(self.out):
+            broken.append("a player was eliminated outside lives mode")
+        if self.phase != "over":
+            if self.out[self.turn]:
+                broken.append(f"eliminated player {self.turn} is to act")
+            if sum(not o for o in self.out) < 2:
+                broken.append("the game goes on with fewer than two players")
+        if self.phase in ("respond", "mia") and self.announced not in VALUES:
+            broken.append(f"nothing valid announced in phase {self.phase}")
+        if self.phase == "mia" and self.announced != MIA:
+            broken.append("Mia phase without a Mia announcement")
+        return broken
+
     # --- derived facts ----------------------------------------------------------------
 
     @property
@@ -419,6 +458,8 @@ class MiaState(msgspec.Struct, frozen=True):
             events.append(pen)
             if pen.stiff:
                 drinks[player] += 1
+            elif rules.mode == "lives":
+                lost[player] = min(rules.lives, lost[player] + pen.amount)
             else:
                 lost[player] += pen.amount
         if rules.mode == "lives":

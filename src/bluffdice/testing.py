@@ -1,0 +1,212 @@
+"""A conformance check that ships with the library: `check_rules(rules, players)`.
+
+It plays many random games under a rule set and checks, at every step, the contracts
+that every other layer relies on. Any game of the engine (and any new variant) is checked
+by one call; a failure names the seed and the record so it can be replayed.
+
+Checked at each step:
+- a state that is not over has a legal action (or, for chance, outcomes);
+- chance probabilities are positive exact Fractions that sum to exactly 1;
+- illegal actions (junk, and real actions that are legal elsewhere but not here) raise
+  `IllegalAction` and leave the state unchanged;
+- a player's view is the same in every state that player cannot tell apart from the real
+  one (`state.indistinguishable(player)`), so no view leaks hidden dice; views encode
+  to JSON;
+- the state's own invariants hold (`state.invariants()`: e.g. lives never negative);
+- the state id grows by one per step.
+At the end: payoffs are zero-sum, and the record replays (also after a JSON round trip)
+to the identical final state.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from bluffdice.dealer import Game, sample
+from bluffdice.games.base import CHANCE, IllegalAction
+from bluffdice.games.record import Record
+from bluffdice.games.registry import parse_rules
+
+
+class ConformanceError(AssertionError):
+    """A rule set broke a contract; the message says which, with seed and record."""
+
+
+@dataclass
+class CheckReport:
+    rules: str
+    players: int
+    games: int = 0
+    steps: int = 0
+    illegal_tried: int = 0
+    views_compared: int = 0
+    winners: dict[int, int] = field(default_factory=dict)
+
+
+_JUNK: tuple[Any, ...] = (None, "garbage", 12345, ("not", "an", "action"))
+
+
+def check_rules(
+    rules: Any,
+    players: int,
+    games: int = 20,
+    seed: int = 0,
+    max_steps: int = 20_000,
+    probe_every: int = 1,
+) -> CheckReport:
+    """Play `games` random games of `rules` with `players` seats and check every contract.
+
+    `rules` is a rules object or a rule string. Raises ConformanceError on the first
+    violation. `probe_every` thins the expensive probes (illegal actions, hidden-info
+    variants) for long games; 1 probes every step.
+    """
+    if isinstance(rules, str):
+        rules = parse_rules(rules)
+    report = CheckReport(rules=str(getattr(rules, "text", rules)), players=players)
+    pool: dict[str, Any] = {}  # every action seen legal anywhere, by its text
+    for number in range(games):
+        game_seed = seed * 1_000_003 + number
+        rng = random.Random(game_seed)
+        game = Game.new(rules, players)
+        _play_and_check(game, rng, pool, report, game_seed, max_steps, probe_every)
+        report.games += 1
+    return report
+
+
+def _fail(message: str, game: Game, seed: int) -> ConformanceError:
+    record = msgspec.json.encode(game.record).decode()
+    return ConformanceError(f"{message}\n  game seed: {seed}\n  record: {record}")
+
+
+def _play_and_check(
+    game: Game,
+    rng: random.Random,
+    pool: dict[str, Any],
+    report: CheckReport,
+    seed: int,
+    max_steps: int,
+    probe_every: int,
+) -> None:
+    for step in range(max_steps):
+        state = game.state
+        if state.is_terminal:
+            _check_end(game, report, seed)
+            return
+        probe = step % probe_every == 0
+        _check_invariants(state, game, seed)
+        if probe:
+            _check_views(state, game, seed, report)
+        player = state.current_player
+        if player == CHANCE:
+            outcomes = list(state.chance_outcomes())
+            _check_chance(outcomes, game, seed)
+            action = sample(outcomes, rng)
+            legal: list[Any] = [o for o, _ in outcomes]
+        else:
+            legal = list(state.legal_actions())
+            if not legal:
+                raise _fail(f"player {player} has no legal action in a live state", game, seed)
+            for a in legal:
+                pool.setdefault(str(a), a)
+            action = rng.choice(legal)
+        if probe:
+            _check_illegal(state, legal, pool, game, seed, report)
+        before_id = state.state_id
+        game.step(action)
+        report.steps += 1
+        if game.state.state_id != before_id + 1:
+            raise _fail("state id did not grow by one", game, seed)
+    raise _fail(f"game did not end within {max_steps} steps", game, seed)
+
+
+def _check_chance(outcomes: list[tuple[Any, Fraction]], game: Game, seed: int) -> None:
+    if not outcomes:
+        raise _fail("chance node without outcomes", game, seed)
+    total = Fraction(0)
+    for outcome, p in outcomes:
+        if not isinstance(p, Fraction) or p <= 0:
+            raise _fail(f"chance outcome {outcome} has probability {p!r}", game, seed)
+        total += p
+    if total != 1:
+        raise _fail(f"chance probabilities sum to {total}, not 1", game, seed)
+
+
+def _check_illegal(
+    state: Any,
+    legal: list[Any],
+    pool: dict[str, Any],
+    game: Game,
+    seed: int,
+    report: CheckReport,
+) -> None:
+    legal_texts = {str(a) for a in legal}
+    candidates: list[Any] = list(_JUNK)
+    candidates.extend(a for text, a in pool.items() if text not in legal_texts)
+    snapshot = copy.deepcopy(state)
+    for bad in candidates:
+        try:
+            state.apply(bad)
+        except IllegalAction:
+            pass
+        except Exception as exc:  # noqa: BLE001 - any other error is a contract breach
+            raise _fail(f"illegal {bad!r} raised {type(exc).__name__}: {exc}", game, seed) from exc
+        else:
+            raise _fail(f"illegal action {bad!r} was accepted", game, seed)
+        report.illegal_tried += 1
+    if state != snapshot:
+        raise _fail("refusing an illegal action changed the state", game, seed)
+
+
+def _check_views(state: Any, game: Game, seed: int, report: CheckReport) -> None:
+    variants_of = getattr(state, "indistinguishable", None)
+    for player in [None, *range(state.num_players)]:
+        view = state.view(player)
+        try:
+            msgspec.json.encode(view)
+        except (TypeError, msgspec.EncodeError) as exc:
+            raise _fail(f"view of {player} does not encode to JSON: {exc}", game, seed) from exc
+        if variants_of is None:
+            continue
+        variants: Iterable[Any] = variants_of(player)
+        for other in variants:
+            report.views_compared += 1
+            if other.view(player) != view:
+                raise _fail(
+                    f"the view of player {player} depends on hidden information:\n"
+                    f"  {view}\n  vs {other.view(player)}",
+                    game,
+                    seed,
+                )
+
+
+def _check_invariants(state: Any, game: Game, seed: int) -> None:
+    invariants = getattr(state, "invariants", None)
+    if invariants is None:
+        return
+    broken = invariants()
+    if broken:
+        raise _fail("invariant broken: " + "; ".join(broken), game, seed)
+
+
+def _check_end(game: Game, report: CheckReport, seed: int) -> None:
+    state = game.state
+    _check_invariants(state, game, seed)
+    returns = state.returns()
+    if len(returns) != state.num_players or abs(sum(returns)) > 1e-9:
+        raise _fail(f"terminal returns {returns} are not zero-sum", game, seed)
+    if game.record.replay() != state:
+        raise _fail("replaying the record does not reproduce the final state", game, seed)
+    decoded = msgspec.json.decode(msgspec.json.encode(game.record), type=Record)
+    if decoded.replay() != state:
+        raise _fail("the record does not survive a JSON round trip", game, seed)
+    best = max(returns)
+    for player, value in enumerate(returns):
+        if value == best and best > 0:
+            report.winners[player] = report.winners.get(player, 0) + 1
