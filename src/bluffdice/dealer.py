@@ -58,7 +58,8 @@ class Game:
     """A game in progress with its record and the full event log."""
 
     state: GameState
-    record: Record
+    start: Record
+    steps: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
 
     @classmethod
@@ -66,18 +67,23 @@ class Game:
         from bluffdice.games.registry import game_of
 
         state = game_of(rules).new_game(rules, players)
-        return cls(state=state, record=new_record(rules, players))
+        return cls(state=state, start=new_record(rules, players))
+
+    @property
+    def record(self) -> Record:
+        """Rules, players and every step so far: replays to the current state."""
+        return Record(
+            game=self.start.game,
+            rules=self.start.rules,
+            players=self.start.players,
+            steps=tuple(self.steps),
+        )
 
     def step(self, action: Any) -> tuple[Event, ...]:
         """Apply one action or outcome; on IllegalAction nothing changes."""
         state, events = self.state.apply(action)
         self.state = state
-        self.record = Record(
-            game=self.record.game,
-            rules=self.record.rules,
-            players=self.record.players,
-            steps=(*self.record.steps, str(action)),
-        )
+        self.steps.append(str(action))
         self.events.extend(events)
         return events
 

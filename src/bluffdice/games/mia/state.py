@@ -51,7 +51,7 @@ from bluffdice.games.mia.actions import (
     RoundStarted,
 )
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.games.mia.values import JOKER, MIA, VALUES, probability
+from bluffdice.games.mia.values import JOKER, MIA, VALUES, Ranking, probability
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -185,8 +185,7 @@ class MiaState(msgspec.Struct, frozen=True):
         if self.phase == "respond":
             actions = [Challenge(), Roll()]
             if rules.pass_allowed:
-                floor = ranking.rank(self.announced)
-                actions.extend(Pass(v) for v in _worst_first(ranking) if ranking.rank(v) >= floor)
+                actions.extend(Pass(v) for v in ranking.at_least[self.announced])
             return actions
         if self.phase == "mia":
             actions = [GiveUp(), Challenge()]
@@ -321,14 +320,13 @@ class MiaState(msgspec.Struct, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _announceable(self) -> list[int]:
-        ranking = self.rules.ranking
+    def _announceable(self) -> tuple[int, ...]:
+        ranking: Ranking = self.rules.ranking
         if self.announced == 0:
-            return list(_worst_first(ranking))
-        floor = ranking.rank(self.announced)
+            return ranking.worst_first
         if self.rules.relaxed_raise:
-            return [v for v in _worst_first(ranking) if ranking.rank(v) >= floor]
-        return [v for v in _worst_first(ranking) if ranking.rank(v) > floor]
+            return ranking.at_least[self.announced]
+        return ranking.above[self.announced]
 
     def _apply_chance(self, outcome: Any) -> Step:
         events: list[Event] = []
@@ -587,10 +585,6 @@ class MiaState(msgspec.Struct, frozen=True):
             return "beat is only the answer to a Mia announcement"
         legal = ", ".join(str(a) for a in self.legal_actions()[:6])
         return f"{action} is not allowed now; allowed: {legal}"
-
-
-def _worst_first(ranking: Any) -> tuple[int, ...]:
-    return tuple(reversed(ranking.best_first))
 
 
 def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:

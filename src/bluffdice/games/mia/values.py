@@ -110,9 +110,27 @@ class Ranking:
         """Whether value `a` is strictly better than `b`."""
         return self.rank(a) > self.rank(b)
 
-    @property
+    @cached_property
     def best_first(self) -> tuple[int, ...]:
         return tuple(v for tier in self.tiers for v in tier)
+
+    @cached_property
+    def worst_first(self) -> tuple[int, ...]:
+        return tuple(reversed(self.best_first))
+
+    @cached_property
+    def above(self) -> dict[int, tuple[int, ...]]:
+        """For each value, the values strictly better than it, worst first."""
+        return {
+            v: tuple(w for w in self.worst_first if self.rank(w) > self.rank(v)) for v in VALUES
+        }
+
+    @cached_property
+    def at_least(self) -> dict[int, tuple[int, ...]]:
+        """For each value, the values equal to or better than it, worst first."""
+        return {
+            v: tuple(w for w in self.worst_first if self.rank(w) >= self.rank(v)) for v in VALUES
+        }
 
     def name(self, value: int) -> str:
         """A value as a player says it: `21 (Mia)`, `55`, `62 (8 pips)`."""
