@@ -1,1 +1,144 @@
-"""`bluffdice play`: not built yet (see the project's issues)."""
+"""`bluffdice play`: a game in the terminal against bots, or bots alone with --watch."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from bluffdice.cli.app import app, err, fail, out, rules_option
+from bluffdice.dealer import Game, system_rng
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.registry import GameSpec, game_of, get_game, preset_name, rules_string
+from bluffdice.terminal import presenter_for
+from bluffdice.terminal.session import Session, console_reader, make_seats, pick_opponents
+
+DEFAULT_BOTS = 3
+INTERACTIVE_PAUSE = 0.8
+
+
+@app.command()
+def play(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="The game: mia (default) or another game of `bluffdice rules`."),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            help="Preset (classic, meyer, maexchen, drinking, ...) or rule string such as "
+            "'mia(lives=3,little_mia=on)'; see `bluffdice rules`.",
+        ),
+    ] = None,
+    bots: Annotated[
+        int | None,
+        typer.Option(
+            "--bots", "-b", help="Number of bot opponents (default 3, or the count of --opponents)."
+        ),
+    ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            "--opponents",
+            "-o",
+            help="Comma-separated bot names, repeated to fill the seats, e.g. "
+            "honest,bluffer (default: a mix of every bot of the game).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Make the game reproducible: same dice, bots and transcript."),
+    ] = None,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Bots only: print every move and, after each round, the hidden dice; "
+            "ends by naming the winner.",
+        ),
+    ] = False,
+    pause: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            help=f"Seconds to wait after each bot move (default {INTERACTIVE_PAUSE} when "
+            "you play in a terminal, 0 otherwise).",
+        ),
+    ] = None,
+) -> None:
+    """Play a game of Mia against bots in the terminal, or watch bots play (--watch).
+
+    On your turn type a value (54, 5 4, 4,5, mia), roll, look, challenge (liar),
+    pass 65, give-up, beat or cheers; hint says what you can do now, help lists every
+    command, quit leaves. The game ends with the winner and the standings.
+    """
+    chosen = resolve_rules(game, rules)
+    spec = game_of(chosen)
+    humans = 0 if watch else 1
+    count = bot_count(spec, bots, opponents, humans)
+    wanted = [w.strip() for w in (opponents or "").split(",") if w.strip()]
+    picker = random.Random(f"{seed}:opponents") if seed is not None else random.Random()
+    try:
+        presenter = presenter_for(chosen)
+        lineup = pick_opponents(spec.name, count, wanted, picker)
+        seats = make_seats(spec.name, lineup, None if watch else name.strip() or "You", seed)
+    except (BluffdiceError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    dice = random.Random(f"{seed}:dice") if seed is not None else system_rng()
+    interactive = not watch and sys.stdin.isatty() and out.is_terminal
+    session = Session(
+        game=Game.new(chosen, len(seats)),
+        presenter=presenter,
+        seats=seats,
+        dice=dice,
+        console=out,
+        errors=err,
+        read=console_reader(out),
+        pause=pause if pause is not None else (INTERACTIVE_PAUSE if interactive else 0.0),
+    )
+    out.print(heading(spec, chosen, session.names, watch))
+    raise typer.Exit(session.run())
+
+
+def resolve_rules(game: str | None, rules: str | None) -> Any:
+    """The rule set to play: --rules names its own game when GAME is left out."""
+    if game is None:
+        return rules_option(rules) if rules else get_game("mia").default_rules()
+    try:
+        spec = get_game(game)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    return rules_option(rules, spec.name) if rules else spec.default_rules()
+
+
+def bot_count(spec: GameSpec, bots: int | None, opponents: str | None, humans: int) -> int:
+    """--bots, or the number of --opponents, or the default; checked against the game's
+    player limits (the person takes one seat)."""
+    low, high = max(spec.min_players - humans, 1), spec.max_players - humans
+    if bots is None:
+        named = len([w for w in (opponents or "").split(",") if w.strip()])
+        bots = named or min(max(DEFAULT_BOTS, low), high)
+    if not low <= bots <= high:
+        seats = " besides you" if humans else ""
+        raise fail(
+            f"{spec.title} is played by {spec.min_players} to {spec.max_players} players: "
+            f"--bots must be from {low} to {high}{seats}, not {bots}"
+        )
+    return bots
+
+
+def heading(spec: GameSpec, rules: Any, names: list[str], watch: bool) -> str:
+    text = rules_string(rules)
+    preset = preset_name(rules)
+    shown = f"{preset}: {text}" if preset and preset != text else text
+    who = ", ".join(escape(n) for n in names)
+    intro = f"[bold]{spec.title}[/] ({escape(shown)}) · {who}"
+    if watch:
+        return intro
+    return intro + "\nType [bold]help[/] for the commands, [bold]quit[/] to leave."

@@ -1,1 +1,154 @@
-"""`bluffdice rules`: not built yet (see the project's issues)."""
+"""`bluffdice rules`: the games and presets, or every option of one rule set.
+
+Everything shown is read from the rules classes' `option(...)` declarations, so a new
+rule field or preset appears here without touching this module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.markup import escape
+from rich.padding import Padding
+from rich.table import Table
+
+from bluffdice.cli.app import app, out, rules_option
+from bluffdice.games.registry import GameSpec, game_of, games, preset_name, rules_string
+from bluffdice.games.rulestring import OptionInfo, allowed_text, describe_value, option_infos
+
+
+@app.command()
+def rules(
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            help="A preset (classic, meyer, ...), a game name or a rule string such as "
+            "'mia(lives=3,pass=off)'. Leave out to list the games and presets."
+        ),
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON and nothing else.")] = False,
+) -> None:
+    """List the games and their presets, or explain every option of one rule set.
+
+    A rule string is a preset or game name with options in brackets:
+    meyer(lives=3), mia(doubles_ascending=on,pass=off). Options left out keep the
+    preset's values.
+    """
+    if ruleset is None:
+        listing = [game_entry(spec) for spec in games()]
+        if json:
+            print_json({"games": listing})
+        else:
+            show_games(games())
+        return
+    chosen = rules_option(ruleset)
+    entry = ruleset_entry(chosen)
+    if json:
+        print_json(entry)
+    else:
+        show_ruleset(entry)
+
+
+def print_json(data: Any) -> None:
+    """JSON on stdout with nothing else (no Rich wrapping or highlighting)."""
+    typer.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+
+
+def game_entry(spec: GameSpec) -> dict[str, Any]:
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "aliases": list(spec.aliases),
+        "summary": spec.summary,
+        "players": [spec.min_players, spec.max_players],
+        "default": rules_string(spec.default_rules()),
+        "presets": [
+            {
+                "name": name,
+                "rules": rules_string(preset),
+                "description": spec.preset_docs.get(name, ""),
+            }
+            for name, preset in spec.presets.items()
+        ],
+    }
+
+
+def option_entry(info: OptionInfo, value: Any, default: Any) -> dict[str, Any]:
+    return {
+        "key": info.key,
+        "value": value,
+        "default": default,
+        "changed": value != default,
+        "meaning": info.doc,
+        "allowed": allowed_text(info, default),
+        "choices": dict(info.choice_docs),
+        "minimum": info.minimum,
+        "maximum": info.maximum,
+    }
+
+
+def ruleset_entry(chosen: Any) -> dict[str, Any]:
+    spec = game_of(chosen)
+    default = spec.default_rules()
+    names = {f.metadata["bluffdice"]["key"] or f.name: f.name for f in option_fields(chosen)}
+    options = [
+        option_entry(info, getattr(chosen, names[key]), getattr(default, names[key]))
+        for key, info in option_infos(type(chosen)).items()
+    ]
+    return {
+        "game": spec.name,
+        "title": spec.title,
+        "rules": rules_string(chosen),
+        "preset": preset_name(chosen),
+        "options": options,
+    }
+
+
+def option_fields(chosen: Any) -> list[dataclasses.Field[Any]]:
+    return [f for f in dataclasses.fields(chosen) if "bluffdice" in f.metadata]
+
+
+def show_games(specs: list[GameSpec]) -> None:
+    for spec in specs:
+        aliases = f" (also {', '.join(spec.aliases)})" if spec.aliases else ""
+        out.print(
+            f"[bold]{spec.name}[/]{escape(aliases)}: {escape(spec.summary)}; "
+            f"{spec.min_players} to {spec.max_players} players"
+        )
+        grid = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
+        grid.add_column("Preset", style="bold", no_wrap=True)
+        grid.add_column("Description")
+        for name, preset in spec.presets.items():
+            text = escape(spec.preset_docs.get(name, ""))
+            grid.add_row(name, f"{text}\n[dim]{escape(rules_string(preset))}[/]")
+        out.print(grid)
+    out.print(
+        "Every option of one rule set: [bold]bluffdice rules PRESET[/], e.g. bluffdice rules meyer"
+    )
+
+
+def show_ruleset(entry: dict[str, Any]) -> None:
+    preset = f" (preset {entry['preset']})" if entry["preset"] else ""
+    out.print(f"[bold]{entry['title']}[/]: {escape(entry['rules'])}{escape(preset)}")
+    for item in entry["options"]:
+        value = escape(describe_value(item["value"]))
+        default = escape(describe_value(item["default"]))
+        shown = f"[bold yellow]{value}[/] [dim](default {default})[/]" if item["changed"] else value
+        out.print(f"\n[bold]{escape(item['key'])}[/] = {shown}")
+        out.print(Padding(meaning(item), (0, 0, 0, 4), expand=False))
+    out.print(
+        f"\n[dim]Changed options in yellow. Write a rule set as {escape(entry['game'])}"
+        "(key=value,...), e.g. mia(lives=3,pass=off).[/]"
+    )
+
+
+def meaning(item: dict[str, Any]) -> str:
+    """The option's meaning, then what it accepts; each choice with its own meaning."""
+    text = escape(item["meaning"])
+    if item["choices"]:
+        choices = [f"[bold]{escape(k)}[/]: {escape(v)}" for k, v in item["choices"].items()]
+        return text + ". One of:\n" + "\n".join(choices)
+    return f"{text}. [dim]Allowed: {escape(item['allowed'])}.[/]"

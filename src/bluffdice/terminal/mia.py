@@ -1,0 +1,385 @@
+"""Mia at the terminal: the table, the commentary, the hints and what a player may type.
+
+Everything here reads a `MiaView` (or, for `reveal` under --watch, the state before a
+round ended), so the person at the keyboard never sees dice the rules keep hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+
+from bluffdice.games.base import Event, GameState
+from bluffdice.games.mia import Action, MiaRules, MiaState, MiaView, Pass, parse_action
+from bluffdice.games.mia.actions import (
+    Announce,
+    Announced,
+    BeatMia,
+    Challenged,
+    Cheers,
+    CheersShown,
+    Eliminated,
+    GameOver,
+    GaveUp,
+    Look,
+    Looked,
+    MiaAttempt,
+    Passed,
+    Penalty,
+    Revealed,
+    Rolled,
+    RoundStarted,
+)
+from bluffdice.games.mia.values import MIA, VALUES, probability
+
+COLORS = ("magenta", "yellow", "green", "blue", "red", "bright_magenta", "bright_green")
+"""Colours of the other players' names; the viewer is always bold cyan."""
+
+LABELS = {"lives": "Lives", "score": "Score", "drinking": "Drunk"}
+"""What the standings count in each mode."""
+
+REASONS = {
+    "caught_bluffing": "caught bluffing",
+    "see_failed": "challenged a true announcement",
+    "see_failed_mia": "challenged, and the dice were a real Mia",
+    "gave_up": "gave up against Mia",
+    "mia_found": "looked under a real Mia",
+    "lied_about_mia": "lied about Mia",
+    "mia": "someone showed a real Mia",
+    "beat_failed": "failed to beat Mia",
+    "mia_beaten": "Mia was beaten",
+}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 life`, `2 lives`."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+class MiaPresenter:
+    """Shows one Mia rule set in the terminal."""
+
+    game = "mia"
+
+    def __init__(self, rules: MiaRules) -> None:
+        self.rules = rules
+        self.ranking = rules.ranking
+
+    # --- names -------------------------------------------------------------------
+
+    def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """A player's name in colour; "You" for the viewer."""
+        if player == viewer:
+            return "[bold cyan]You[/]"
+        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
+
+    def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """A name for tables: the viewer's own name marked `(you)`."""
+        if player != viewer:
+            return self.name(player, names, None)
+        if names[player].lower() == "you":
+            return "[bold cyan]You[/]"
+        return f"[bold cyan]{escape(names[player])}[/] (you)"
+
+    def says(
+        self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str
+    ) -> str:
+        """`You roll` or `Honest rolls`: the subject with the verb in the right person."""
+        verb = you if player == viewer else other
+        return f"{self.name(player, names, viewer)} {verb}"
+
+    def value(self, value: int) -> str:
+        text = self.ranking.name(value)
+        return f"[bold]{text}[/]" if value == MIA else text
+
+    # --- commentary --------------------------------------------------------------
+
+    def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
+        if isinstance(event, RoundStarted):
+            return self._round_started(event, names, viewer)
+        if isinstance(event, Rolled):
+            return self.says(event.player, names, viewer, "roll.", "rolls.")
+        if isinstance(event, Looked):
+            if event.player != viewer:
+                return None
+            return f"You look at your dice: [bold]{self.ranking.name(event.value)}[/]."
+        if isinstance(event, Announced):
+            announce = f"{self.value(event.value)}."
+            return self.says(event.player, names, viewer, "announce", "announces") + f" {announce}"
+        if isinstance(event, Passed):
+            who = self.says(event.player, names, viewer, "pass", "passes")
+            return f"{who} the cup on without rolling, announcing {self.value(event.value)}."
+        if isinstance(event, Challenged):
+            return self._challenged(event, names, viewer)
+        if isinstance(event, Revealed):
+            return self._revealed(event)
+        if isinstance(event, GaveUp):
+            return self.says(event.player, names, viewer, "give up", "gives up") + " against Mia."
+        if isinstance(event, MiaAttempt):
+            who = self.name(event.player, names, viewer)
+            if event.value == MIA:
+                return f"{who} rolled openly: [bold]21[/]. Mia is beaten!"
+            return f"{who} rolled openly: {self.ranking.name(event.value)}, not a Mia."
+        if isinstance(event, CheersShown):
+            who = self.says(event.player, names, viewer, "show", "shows")
+            return f"{who} a 32: [bold]cheers![/] The round starts again, nobody pays."
+        if isinstance(event, Penalty):
+            return self._penalty(event, names, viewer)
+        if isinstance(event, Eliminated):
+            return self.says(event.player, names, viewer, "are", "is") + " out of the game."
+        return None
+
+    def _round_started(self, event: RoundStarted, names: Sequence[str], viewer: int | None) -> str:
+        of = f" of {self.rules.rounds}" if self.rules.mode != "lives" else ""
+        who = self.says(event.starter, names, viewer, "start", "starts")
+        return f"\n[bold]── Round {event.round}{of}[/] · {who}."
+
+    def _challenged(self, event: Challenged, names: Sequence[str], viewer: int | None) -> str:
+        whose = (
+            "your"
+            if event.announcer == viewer
+            else f"{self.name(event.announcer, names, viewer)}'s"
+        )
+        if event.announced == MIA:
+            return self.says(event.player, names, viewer, "look", "looks") + f" under {whose} Mia."
+        verb = self.says(event.player, names, viewer, "challenge", "challenges")
+        return f"{verb} {whose} {self.ranking.name(event.announced)}: the cup is lifted."
+
+    def _revealed(self, event: Revealed) -> str:
+        shown = f"[bold]{self.ranking.name(event.value)}[/]"
+        if event.announced is None or event.truthful is None:
+            return f"The dice show {shown}."
+        verdict = "[green]the announcement was true[/]" if event.truthful else "[red]a lie[/]"
+        return f"The dice show {shown}: {verdict}."
+
+    def _penalty(self, event: Penalty, names: Sequence[str], viewer: int | None) -> str:
+        why = REASONS.get(event.reason, event.reason.replace("_", " "))
+        if self.rules.mode == "score":
+            cost = self.says(event.player, names, viewer, "lose", "loses") + " the round (-1)"
+        elif self.rules.mode == "drinking":
+            drink = "a stiff drink" if event.stiff else plural(event.amount, "sip")
+            cost = self.says(event.player, names, viewer, "drink", "drinks") + f" {drink}"
+        else:
+            cost = self.says(event.player, names, viewer, "lose", "loses")
+            cost += f" [red]{plural(event.amount, 'life', 'lives')}[/]"
+        return f"{cost} ({why})."
+
+    # --- round ends and standings --------------------------------------------------
+
+    def round_break(self, events: Sequence[Event]) -> int | None:
+        for index, event in enumerate(events):
+            if isinstance(event, RoundStarted) and event.round > 1:
+                return index
+            if isinstance(event, GameOver):
+                return index
+        return None
+
+    def reveal(self, state: GameState, names: Sequence[str]) -> str | None:
+        if not isinstance(state, MiaState) or state.dice == 0 or state.roller < 0:
+            return None
+        roller = self.name(state.roller, names, None)
+        return f"Cup: [bold]{self.ranking.name(state.dice)}[/], rolled by {roller}."
+
+    def scoreline(self, view: Any, names: Sequence[str]) -> str:
+        v: MiaView = view
+        label = LABELS[self.rules.mode]
+        parts = [f"{self.name(p, names, v.player)} {self.standing(v, p)}" for p in range(v.players)]
+        return f"{label}: " + " · ".join(parts)
+
+    def standing(self, view: MiaView, player: int) -> str:
+        """A player's lives, score or drinks, as a short text."""
+        if self.rules.mode == "score":
+            return f"{view.score[player]:+d}"
+        if self.rules.mode == "drinking":
+            sips = plural(view.score[player], "sip")
+            drinks = view.drinks[player]
+            return f"{plural(drinks, 'drink')}, {sips}" if drinks else sips
+        if view.out[player]:
+            return "out"
+        return str(view.lives[player])
+
+    # --- the table ---------------------------------------------------------------
+
+    def table(self, view: Any, names: Sequence[str]) -> RenderableType:
+        v: MiaView = view
+        of = f" of {self.rules.rounds}" if self.rules.mode != "lives" else ""
+        header = f"[bold]Round {v.round}{of}[/] · [dim]{escape(v.rules)}[/]"
+        lines: list[RenderableType] = [header, self._players(v, names)]
+        lines.append("This round: " + self.history(v, names))
+        mine = self._my_dice(v)
+        if mine:
+            lines.append(mine)
+        return Group(*lines)
+
+    def _players(self, v: MiaView, names: Sequence[str]) -> Table:
+        column = LABELS[self.rules.mode]
+        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        grid.add_column("", width=1)
+        grid.add_column("Player")
+        grid.add_column(column, justify="right")
+        grid.add_column("")
+        for p in range(v.players):
+            marker = "▶" if p == v.turn else ""
+            note = ""
+            if v.announcer == p and v.announced is not None:
+                note = f"announced {self.ranking.name(v.announced)}"
+            if v.out[p]:
+                note = "[dim]out[/]"
+            grid.add_row(marker, self.seat_name(p, names, v.player), self._meter(v, p), note)
+        return grid
+
+    def _meter(self, v: MiaView, player: int) -> str:
+        if self.rules.mode == "lives" and self.rules.lives <= 10:
+            left = v.lives[player]
+            return "[red]" + "♥" * left + "[/][dim]" + "·" * (self.rules.lives - left) + "[/]"
+        return self.standing(v, player)
+
+    def history(self, view: MiaView, names: Sequence[str]) -> str:
+        """The announcements of the round so far, oldest first."""
+        if not view.calls:
+            return "[dim]nothing announced yet[/]"
+        parts = []
+        for call in view.calls:
+            who = self.name(call.player, names, view.player)
+            verb = "passed" if call.kind == "pass" else ""
+            parts.append(f"{who} {verb + ' ' if verb else ''}{self.ranking.name(call.value)}")
+        return " → ".join(parts)
+
+    def _my_dice(self, v: MiaView) -> str | None:
+        if v.my_dice is not None:
+            return f"Your dice: [bold]{self.ranking.name(v.my_dice)}[/]"
+        if v.phase == "hold" and v.turn == v.player:
+            return "Your dice: [dim]rolled, not looked at yet[/]"
+        return None
+
+    # --- input ---------------------------------------------------------------------
+
+    def hint(self, view: Any) -> str:
+        v: MiaView = view
+        legal = v.legal_actions
+        if not legal:
+            return "wait for your turn"
+        if v.phase == "open":
+            return "[bold]roll[/] to open the round"
+        if v.phase == "hold":
+            return self._hold_hint(v)
+        if v.phase == "mia":
+            return self._mia_hint(v)
+        return self._respond_hint(v)
+
+    def _hold_hint(self, v: MiaView) -> str:
+        values = [a.value for a in v.legal_actions if isinstance(a, Announce)]
+        low, high = self.ranking.name(values[0]), self.ranking.name(values[-1])
+        span = low if len(values) == 1 else f"{low} up to {high}"
+        if v.my_dice is None:
+            text = f"announce blind: {span}"
+        elif v.my_dice in values:
+            text = f"announce {span} (your {self.ranking.name(v.my_dice)} is enough)"
+        else:
+            text = f"announce {span} (your {self.ranking.name(v.my_dice)} is too low: bluff)"
+        if Cheers() in v.legal_actions:
+            text = "show [bold]cheers[/] (your 32) or " + text
+        if Look() in v.legal_actions:
+            text = "[bold]look[/] at your dice or " + text
+        return text
+
+    def _respond_hint(self, v: MiaView) -> str:
+        assert v.announced is not None
+        said = self.ranking.name(v.announced)
+        odds = f"{float(self.beat_chance(v.announced)):.0%}"
+        parts = [
+            f"[bold]roll[/] (believe {said}; a fresh roll beats it {odds} of the time)",
+            "[bold]challenge[/]",
+        ]
+        if any(isinstance(a, Pass) for a in v.legal_actions):
+            parts.append(f"[bold]pass {v.announced}[/] (or higher) without rolling")
+        return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+    def _mia_hint(self, v: MiaView) -> str:
+        parts = [
+            f"[bold]give-up[/] ({self._cost(2 if self.rules.mia_doubled else 1)})",
+            f"[bold]challenge[/] to look (a real Mia: {self._cost(2)})",
+        ]
+        if BeatMia() in v.legal_actions:
+            parts.append("[bold]beat[/] (roll openly, only a 21 wins)")
+        return "Mia! " + ", ".join(parts[:-1]) + " or " + parts[-1]
+
+    def _cost(self, lives: int) -> str:
+        if self.rules.mode == "drinking":
+            return "a stiff drink"
+        if self.rules.mode == "score":
+            return "-1"
+        return f"you lose {plural(lives, 'life', 'lives')}"
+
+    def beat_chance(self, value: int) -> Fraction:
+        """The chance that a fresh roll can truthfully top `value` under these rules."""
+        floor = self.ranking.rank(value)
+        if self.rules.relaxed_raise:
+            return sum(
+                (probability(x) for x in VALUES if self.ranking.rank(x) >= floor), Fraction(0)
+            )
+        return sum((probability(x) for x in VALUES if self.ranking.rank(x) > floor), Fraction(0))
+
+    def parse(self, text: str, view: Any) -> Any:
+        v: MiaView = view
+        word = " ".join(text.lower().split())
+        if word in ("pass", "p") and v.announced is not None:
+            return Pass(v.announced)
+        action = parse_action(text)
+        if not isinstance(action, Action):
+            raise ValueError("the dealer rolls the dice; type your own move (try 'hint')")
+        return action
+
+    def commands(self) -> str:
+        rows = [
+            ("54, 5 4, 4,5, mia", "announce a value after you rolled (true or not)"),
+            ("roll, r, believe", "open the round, or believe the announcement and roll"),
+            ("look, l", "look at the dice you just rolled"),
+            ("challenge, liar, c", "lift the cup: call the last announcement a lie"),
+        ]
+        if self.rules.pass_allowed:
+            rows.append(("pass 65, p 65, pass", "hand the cup on unseen, announcing 65 or more"))
+        rows.append(("give-up", "after a Mia announcement: pay without looking"))
+        if self.rules.beat_mia:
+            rows.append(("beat", "after a Mia announcement: roll openly, a 21 wins"))
+        if self.rules.joker32:
+            rows.append(("cheers", "show a 32 you looked at: the round starts again"))
+        return "\n".join(f"  [bold]{escape(cmd):<22}[/] {what}" for cmd, what in rows)
+
+    # --- the end -------------------------------------------------------------------
+
+    def result(self, view: Any, names: Sequence[str]) -> RenderableType:
+        v: MiaView = view
+        over = v.result
+        if over is None:
+            return "The game is not over."
+        lines: list[RenderableType] = [f"\n[bold]Game over[/] after {plural(v.round, 'round')}."]
+        if over.winners:
+            won = ", ".join(self.name(p, names, v.player) for p in over.winners)
+            lines.append(f"Winner{'s' if len(over.winners) > 1 else ''}: {won}")
+        if over.losers:
+            lost = ", ".join(self.name(p, names, v.player) for p in over.losers)
+            lines.append(f"Lost: {lost}")
+        lines.append(self._standings(v, over, names))
+        return Group(*lines)
+
+    def _standings(self, v: MiaView, over: GameOver, names: Sequence[str]) -> Table:
+        column = LABELS[self.rules.mode]
+        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        grid.add_column("#", justify="right")
+        grid.add_column("Player")
+        grid.add_column(column, justify="right")
+        place, previous = 0, None
+        for index, p in enumerate(over.standings):
+            shown = self.standing(v, p)
+            tie = self.rules.mode != "lives" and shown == previous
+            place = place if tie else index + 1
+            previous = shown
+            grid.add_row(str(place), self.seat_name(p, names, v.player), shown)
+        return grid

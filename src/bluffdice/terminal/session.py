@@ -1,0 +1,259 @@
+"""One game at the terminal: a person (or nobody, under --watch) against bots.
+
+The session is the table's authority. It draws dice with `sample`, asks bots for their
+moves from their views, reads the person's moves and applies everything through the
+`Game`, whose state refuses an illegal move with a reason and stays unchanged. All that is
+game-specific (drawing the table, words for events, reading moves) goes through the
+game's `Presenter`, so the loop itself knows no game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from bluffdice.bots import Bot, available_bots, load_bot
+from bluffdice.dealer import Game, sample
+from bluffdice.games.base import CHANCE, Event, GameState, IllegalAction, visible_to
+from bluffdice.terminal.base import Presenter
+
+EXIT_EOF = 1
+EXIT_INTERRUPT = 130
+EXIT_BOT_ERROR = 3
+
+
+class SessionError(Exception):
+    """The session cannot go on (a bot broke the rules); the message says why."""
+
+
+class LeaveTable(Exception):
+    """The person typed `quit`."""
+
+
+@dataclass
+class Seat:
+    """A place at the table: a bot, or the person at the keyboard (`bot` is None)."""
+
+    name: str
+    bot: Bot | None = None
+
+
+def pick_opponents(game: str, count: int, wanted: Sequence[str], rng: random.Random) -> list[str]:
+    """The bots to seat: `wanted` repeated to fill `count` seats, or else a shuffled mix of
+    every bot registered for the game (so new characters join without code changes)."""
+    if len(wanted) > count:
+        raise ValueError(f"{len(wanted)} opponents named for {count} bot seats")
+    pool = list(wanted)
+    if not pool:
+        pool = sorted(available_bots(game))
+        if not pool:
+            raise ValueError(f"no bots are registered for {game}")
+        rng.shuffle(pool)
+    return list(itertools.islice(itertools.cycle(pool), count))
+
+
+def make_seats(
+    game: str,
+    bots: Sequence[str],
+    human: str | None,
+    seed: int | None,
+) -> list[Seat]:
+    """The person first (if playing), then the bots, each with its own seeded random source
+    and a unique display name (`Honest`, `Honest 2`)."""
+    seats = [Seat(human)] if human is not None else []
+    used = {human.lower()} if human is not None else set()
+    for index, spec in enumerate(bots):
+        rng = random.Random(f"{seed}:bot:{index}") if seed is not None else random.Random()
+        bot = load_bot(spec, game, rng)
+        seats.append(Seat(unique_name(bot.name.replace("_", " ").title(), used), bot))
+    return seats
+
+
+def unique_name(base: str, used: set[str]) -> str:
+    name, number = base, 1
+    while name.lower() in used:
+        number += 1
+        name = f"{base} {number}"
+    used.add(name.lower())
+    return name
+
+
+def console_reader(console: Console) -> Callable[[str], str]:
+    """Read one line after a Rich prompt; EOFError at the end of input."""
+
+    def read(prompt: str) -> str:
+        return console.input(prompt)
+
+    return read
+
+
+@dataclass
+class Session:
+    """Plays one game to the end, narrating it to `console` from one seat's point of view
+    (the person's, or a spectator's under --watch)."""
+
+    game: Game
+    presenter: Presenter
+    seats: list[Seat]
+    dice: random.Random
+    console: Console
+    errors: Console
+    read: Callable[[str], str]
+    pause: float = 0.0
+    _table_due: bool = field(default=True, init=False)
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def human(self) -> int | None:
+        """The person's seat; None when only bots play."""
+        for index, seat in enumerate(self.seats):
+            if seat.bot is None:
+                return index
+        return None
+
+    def run(self) -> int:
+        """Play to the end and show the result; the exit status for the command."""
+        try:
+            while not self.game.state.is_terminal:
+                self.step()
+        except EOFError:
+            self.errors.print("\nInput ended: the game is abandoned.")
+            return EXIT_EOF
+        except KeyboardInterrupt:
+            self.errors.print("\nInterrupted: the game is abandoned.")
+            return EXIT_INTERRUPT
+        except LeaveTable:
+            self.console.print("You left the table; the game is abandoned.")
+            return 0
+        except SessionError as exc:
+            self.errors.print(f"[bold red]error:[/] {escape(str(exc))}")
+            return EXIT_BOT_ERROR
+        final = self.game.state.view(self.human)
+        self.console.print(self.presenter.result(final, self.names))
+        return 0
+
+    # --- one step --------------------------------------------------------------------
+
+    def step(self) -> None:
+        before: GameState = self.game.state
+        player = before.current_player
+        if player == CHANCE:
+            events = self.game.step(sample(before.chance_outcomes(), self.dice))
+        elif self.seats[player].bot is None:
+            events = self._human_move(player)
+        else:
+            events = self._bot_move(player)
+        self._narrate(before, events)
+        self._tell_bots(events)
+        if player >= 0 and self.seats[player].bot is not None:
+            self._table_due = True
+            if self.pause > 0:
+                time.sleep(self.pause)
+
+    def _bot_move(self, player: int) -> tuple[Event, ...]:
+        seat = self.seats[player]
+        assert seat.bot is not None
+        action = seat.bot.act(self.game.state.view(player))
+        try:
+            return self.game.step(action)
+        except IllegalAction as exc:
+            raise SessionError(
+                f"{seat.name} (bot {seat.bot.name}) made an illegal move {action}: {exc.reason}"
+            ) from exc
+
+    def _tell_bots(self, events: Sequence[Event]) -> None:
+        for index, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                seen = [e for e in events if visible_to(e, index)]
+                if seen:
+                    seat.bot.observe(seen)
+
+    # --- the person's move ------------------------------------------------------------
+
+    def _human_move(self, player: int) -> tuple[Event, ...]:
+        """Ask until a move is accepted; refusals change nothing and say why."""
+        view = self.game.state.view(player)
+        if self._table_due:
+            self.console.print()
+            self.console.print(self.presenter.table(view, self.names))
+            self._table_due = False
+        self.say(f"You can: {self.presenter.hint(view)}  [dim](help: all commands)[/]")
+        while True:
+            text = self.read("[bold cyan]>[/] ").strip()
+            if self._command(text, view):
+                continue
+            try:
+                action = self.presenter.parse(text, view)
+                return self.game.step(action)
+            except IllegalAction as exc:
+                self.say(f"[red]Not allowed:[/] {escape(exc.reason)}")
+            except ValueError as exc:
+                self.say(f"[red]Not understood:[/] {escape(str(exc))}")
+
+    def _command(self, text: str, view: Any) -> bool:
+        """Handle the words that are not moves; True if `text` was one of them."""
+        word = text.lower()
+        if word in ("", "hint", "?"):
+            self.say(f"You can: {self.presenter.hint(view)}")
+        elif word in ("help", "h"):
+            self.console.print(self._help(view))
+        elif word in ("table", "t"):
+            self.console.print(self.presenter.table(view, self.names))
+        elif word in ("quit", "exit", "q"):
+            raise LeaveTable
+        else:
+            return False
+        return True
+
+    def _help(self, view: Any) -> str:
+        others = [
+            ("hint (or Enter)", "what you can do right now"),
+            ("table", "show the table again"),
+            ("help", "this list"),
+            ("quit", "leave the game"),
+        ]
+        lines = ["[bold]Moves[/]", self.presenter.commands(), "[bold]Other commands[/]"]
+        lines.extend(f"  [bold]{cmd:<22}[/] {what}" for cmd, what in others)
+        lines.append(f"Now you can: {self.presenter.hint(view)}")
+        return "\n".join(lines)
+
+    # --- commentary ---------------------------------------------------------------------
+
+    def say(self, line: str) -> None:
+        """One line of commentary, never broken by Rich (the terminal wraps it, and
+        piped output keeps one line per event for scripts)."""
+        self.console.print(line, soft_wrap=True)
+
+    def _narrate(self, before: GameState, events: Sequence[Event]) -> None:
+        viewer = self.human
+        cut = self.presenter.round_break(events)
+        for index, event in enumerate(events):
+            if index == cut:
+                self._round_end(before)
+            if visible_to(event, viewer):
+                line = self.presenter.event(event, self.names, viewer)
+                if line:
+                    self.say(line)
+        if cut is not None and cut >= len(events):
+            self._round_end(before)
+
+    def _round_end(self, before: GameState) -> None:
+        """Under --watch, show the hidden dice; then the standings (unless the game is
+        over: the result screen follows)."""
+        if self.human is None:
+            shown = self.presenter.reveal(before, self.names)
+            if shown:
+                self.say(f"  {shown}")
+        state = self.game.state
+        if not state.is_terminal:
+            self.say(f"  {self.presenter.scoreline(state.view(self.human), self.names)}")
