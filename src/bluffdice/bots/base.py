@@ -56,8 +56,16 @@ def available_bots(game: str = "mia") -> dict[str, type[Bot]]:
     return {name: cls for (g, name), cls in sorted(_REGISTRY.items()) if g == game}
 
 
+_BUILTINS = (
+    "bluffdice.bots.random_bot",
+    "bluffdice.bots.mia_basic",
+    "bluffdice.bots.mia_characters",
+)
+
+
 def _load_builtins() -> None:
-    importlib.import_module("bluffdice.bots.mia_basic")
+    for module in _BUILTINS:
+        importlib.import_module(module)
 
 
 def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> Bot:

@@ -10,8 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from bluffdice.bots.base import Bot, register_bot
+from bluffdice.bots.mia_tools import announcements, passes, ranking_of, reach_chance
 from bluffdice.games.mia import (
     Announce,
+    BeatMia,
     Challenge,
     Cheers,
     GiveUp,
@@ -20,28 +22,19 @@ from bluffdice.games.mia import (
     Pass,
     Roll,
 )
-from bluffdice.games.mia.values import VALUES, Ranking, probability
-from bluffdice.games.registry import parse_rules
+
+__all__ = ["BluffBot", "HonestBot", "reach_chance"]
 
 
-def reach_chance(ranking: Ranking, value: int) -> Fraction:
-    """The chance that a fresh roll is at least as good as `value`."""
-    floor = ranking.rank(value)
-    return sum((probability(v) for v in VALUES if ranking.rank(v) >= floor), Fraction(0))
-
-
-def _ranking(view: MiaView) -> Ranking:
-    rules: Any = parse_rules(view.rules, game="mia")
-    return rules.ranking  # type: ignore[no-any-return]
-
-
-def _announcements(view: MiaView) -> list[int]:
-    return [a.value for a in view.legal_actions if isinstance(a, Announce)]
+def _previous_value(view: MiaView) -> int | None:
+    """The value announced before the current one in this round, if any."""
+    return view.calls[-2].value if len(view.calls) >= 2 else None
 
 
 @register_bot
 class HonestBot(Bot):
-    """Never lies when the dice allow the truth; believes what a roll often reaches."""
+    """Never lies when the dice allow the truth, never passes, believes what a roll often
+    reaches, and assumes the others are as honest as itself."""
 
     name = "honest"
     description = "tells the truth when it can, lies as little as it must, challenges by odds"
@@ -54,15 +47,20 @@ class HonestBot(Bot):
             return Cheers()
         if Roll() in legal and len(legal) == 1:
             return Roll()
-        ranking = _ranking(view)
-        values = _announcements(view)
+        ranking = ranking_of(view)
+        values = announcements(view)
         if values:
             assert view.my_dice is not None
             if view.my_dice in values:
                 return Announce(view.my_dice)
             return Announce(values[0])  # the smallest legal lie
         if GiveUp() in legal:
-            return Challenge() if self.rng.random() < 0.5 else GiveUp()
+            # An honest Mia is only doubtful when the announcer had to beat a strong value.
+            previous = _previous_value(view)
+            forced = previous is not None and reach_chance(ranking, previous) < Fraction(1, 4)
+            if BeatMia() in legal and not forced:
+                return BeatMia()
+            return Challenge() if forced else GiveUp()
         assert view.announced is not None
         if reach_chance(ranking, view.announced) < Fraction(2, 5):
             return Challenge()
@@ -82,8 +80,8 @@ class BluffBot(Bot):
             return Look()
         if Roll() in legal and len(legal) == 1:
             return Roll()
-        ranking = _ranking(view)
-        values = _announcements(view)
+        ranking = ranking_of(view)
+        values = announcements(view)
         if values:
             assert view.my_dice is not None
             truth_ok = view.my_dice in values
@@ -98,7 +96,6 @@ class BluffBot(Bot):
         chance = reach_chance(ranking, view.announced)
         if chance < Fraction(1, 3):
             return Challenge()
-        passes = [a for a in legal if isinstance(a, Pass) and a.value == view.announced]
-        if passes and chance < Fraction(1, 2) and self.rng.random() < 0.25:
-            return passes[0]
+        if view.announced in passes(view) and chance < Fraction(1, 2) and self.rng.random() < 0.25:
+            return Pass(view.announced)
         return Roll()

@@ -1,1 +1,280 @@
-"""`bluffdice tournament`: not built yet (see the project's issues)."""
+"""`bluffdice tournament`: bots against bots, many games, a table of results and ratings."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from bluffdice.bots.base import available_bots
+from bluffdice.cli.app import app, err, fail, out, rules_option
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.record import Record
+from bluffdice.games.registry import get_game, parse_rules, preset_name, rules_string
+from bluffdice.store import DEFAULT_DB, Store
+from bluffdice.tournament.executors import EXECUTORS, make_executor
+from bluffdice.tournament.play import GameResult
+from bluffdice.tournament.plot import check_plot_path, plot_standings
+from bluffdice.tournament.runner import TournamentConfig, make_config, run_tournament
+from bluffdice.tournament.stats import BotLine, Standings
+
+AUTO_WORKERS_FROM = 400
+"""Below this many games one process is faster than starting a pool."""
+
+
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Option(help="The game: mia, or another game's name.")] = "mia",
+    rules: Annotated[
+        str | None,
+        typer.Option(help="A preset (classic, meyer, ...) or rule string; default: the game's."),
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated bots: built-in names, files (my_bot.py[:Class]) or modules "
+            "(package.module:Class). Default: every built-in bot of the game."
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed for seating, dice and bots; default: a fresh one (shown)."),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            help="Players per game; default: every bot plays every game (if the game allows). "
+            "With fewer seats than bots, line-ups rotate fairly."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Local worker processes; default: the CPU count from {AUTO_WORKERS_FROM} "
+            "games on, else 1. Results do not depend on it."
+        ),
+    ] = None,
+    executor: Annotated[
+        str,
+        typer.Option(help="local (a process pool) or ray (RAY_ADDRESS, else a local Ray)."),
+    ] = "local",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON, nothing else.")
+    ] = False,
+    plot: Annotated[
+        Path | None, typer.Option(help="Draw ratings and rates to this PNG/SVG/PDF file.")
+    ] = None,
+    db: Annotated[
+        str, typer.Option(help="SQLite file or SQLAlchemy URL where every game is stored.")
+    ] = DEFAULT_DB,
+    store: Annotated[
+        bool, typer.Option("--store/--no-store", help="Store the games (for `replay`).")
+    ] = True,
+) -> None:
+    """Play bots against each other, store every game, and rank the bots.
+
+    Seats rotate fairly (every bot sits in every seat equally often). The same seed, bots
+    and rules give the same results with any number of workers. The table shows each
+    bot's games, wins (or losses, when the game ends at the first player out), mean lives
+    left, the rate with a 95 % Wilson interval and an openskill rating (Plackett-Luce).
+
+    Example: bluffdice tournament --rules classic --bots odds,adaptive,liar,honest
+    --games 10000 --seed 7
+    """
+    try:
+        spec = get_game(game)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    parsed = rules_option(rules or spec.name, spec.name)
+    if executor not in EXECUTORS:
+        raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
+    if workers is not None and not 1 <= workers <= 1024:
+        raise fail(f"--workers must be between 1 and 1024, not {workers}")
+    if plot is not None:
+        try:
+            check_plot_path(plot)
+        except BluffdiceError as exc:
+            raise fail(str(exc)) from None
+    names = [b for b in bots.split(",")] if bots else list(available_bots(spec.name))
+    the_seed = seed if seed is not None else secrets.randbits(32)
+    try:
+        config = make_config(rules_string(parsed), names, games, the_seed, seats)
+        runner = make_executor(executor, _workers(workers, games))
+        database = Store(db) if store else None
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    tid = None
+    if database is not None:
+        tid = database.start_tournament(
+            game=config.game,
+            rules=config.rules,
+            bots=config.bots,
+            names=config.names,
+            seats=config.seats,
+            games=config.games,
+            seed=config.seed,
+        )
+    started = time.perf_counter()
+    try:
+        standings = _run(config, runner, _workers(workers, games), database, tid)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    seconds = time.perf_counter() - started
+    lines = standings.lines()
+    summary = _summary(config, standings, lines, tid, db if store else None)
+    if database is not None and tid is not None:
+        database.finish_tournament(tid, summary)
+        database.close()
+    rate_label = "loss rate" if standings.count_losses else "win rate"
+    if plot is not None:
+        plot_standings(lines, plot, _title(config, tid), rate_label)
+    if as_json:
+        out.print_json(json.dumps(summary))
+        return
+    out.print(_table(config, standings, lines, tid))
+    notes = f"{config.games} games in {seconds:.1f} s ({config.games / seconds:.0f} games/s)"
+    if database is not None:
+        notes += f"; stored in {db} (bluffdice replay --list --db {db})"
+    if plot is not None:
+        notes += f"; plot: {plot}"
+    err.print(notes, highlight=False)
+
+
+def _workers(workers: int | None, games: int) -> int:
+    if workers is not None:
+        return workers
+    return (os.cpu_count() or 1) if games >= AUTO_WORKERS_FROM else 1
+
+
+def _run(
+    config: TournamentConfig, runner: Any, workers: int, database: Store | None, tid: int | None
+) -> Standings:
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[speed]}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[leader]}"),
+    )
+    started = time.perf_counter()
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task("games", total=config.games, speed="", leader="")
+
+        def counted(results: list[GameResult], standings: Standings) -> None:
+            if database is not None:
+                database.add_games(tid, [_stored(config, r) for r in results])
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            leader = standings.leader()
+            word = "least losses" if standings.count_losses else "leader"
+            progress.update(
+                task,
+                advance=len(results),
+                speed=f"{standings.games / elapsed:,.0f} games/s",
+                leader=f"{word}: {leader} {100 * standings.rate_of(leader):.1f} %",
+            )
+
+        return run_tournament(config, runner, workers, counted)
+
+
+def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
+    record = Record(
+        game=config.game, rules=config.rules, players=len(result.bots), steps=result.steps
+    )
+    return {
+        "index": result.index,
+        "seed": result.seed,
+        "record": record,
+        "bots": [config.names[b] for b in result.entrants],
+        "result": {
+            "winners": list(result.winners),
+            "losers": list(result.losers),
+            "standings": list(result.standings),
+            "places": list(result.places),
+            "lives": list(result.lives),
+            "score": list(result.score),
+            "rounds": result.rounds,
+        },
+    }
+
+
+def _summary(
+    config: TournamentConfig,
+    standings: Standings,
+    lines: dict[str, BotLine],
+    tid: int | None,
+    db: str | None,
+) -> dict[str, Any]:
+    return {
+        "tournament": {
+            "id": tid,
+            "db": db,
+            "game": config.game,
+            "rules": config.rules,
+            "seed": config.seed,
+            "games": config.games,
+            "seats": config.seats,
+            "counted": "losses" if standings.count_losses else "wins",
+        },
+        "bots": {name: msgspec.to_builtins(line) for name, line in lines.items()},
+    }
+
+
+def _title(config: TournamentConfig, tid: int | None) -> str:
+    number = f" {tid}" if tid is not None else ""
+    rules = preset_name(parse_rules(config.rules)) or config.rules
+    return (
+        f"{config.spec.title} tournament{number}: {config.games} games, rules {rules}, "
+        f"seed {config.seed}"
+    )
+
+
+def _table(
+    config: TournamentConfig, standings: Standings, lines: dict[str, BotLine], tid: int | None
+) -> Table:
+    losses = standings.count_losses
+    table = Table(title=_title(config, tid), title_style="bold")
+    table.add_column("bot", style="bold", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("losses" if losses else "wins", justify="right")
+    table.add_column("lives left" if standings.lives_mode else "score", justify="right")
+    table.add_column(("loss" if losses else "win") + " %", justify="right")
+    table.add_column("95 % CI", justify="right", no_wrap=True)
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    for name, line in lines.items():
+        mean = line.mean_lives if line.mean_lives is not None else line.mean_score
+        table.add_row(
+            name,
+            str(line.games),
+            str(line.losses if losses else line.wins),
+            f"{mean:.2f}",
+            f"{100 * line.rate:.1f}",
+            f"{100 * line.ci_low:.1f}-{100 * line.ci_high:.1f}",
+            f"{line.mu:.1f}",
+            f"{line.sigma:.2f}",
+        )
+    table.caption = (
+        ("losses: first out; " if losses else "")
+        + "lives left and score are means per game; 95 % CI: Wilson; mu, sigma: openskill "
+        "Plackett-Luce"
+    )
+    return table

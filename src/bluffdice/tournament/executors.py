@@ -1,0 +1,105 @@
+"""Where the games of a tournament are played: here, in a local process pool, or on Ray.
+
+Every executor takes the same chunks of jobs and yields their results chunk by chunk,
+in the order the chunks were given, whatever order the workers finish in. Results do not
+depend on the executor: each game carries its own seeds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Protocol
+
+from bluffdice.games.base import BluffdiceError
+from bluffdice.tournament.play import GameJob, GameResult, play_chunk
+
+EXECUTORS = ("local", "ray")
+
+
+class Executor(Protocol):
+    def run(
+        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+    ) -> Iterator[list[GameResult]]: ...
+
+
+class SerialExecutor:
+    """Plays every game in this process: no start-up cost, best for small runs and tests."""
+
+    def run(
+        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+    ) -> Iterator[list[GameResult]]:
+        for chunk in chunks:
+            yield play_chunk(chunk, rules_text)
+
+
+class ProcessExecutor:
+    """A pool of local worker processes.
+
+    Workers are started by forkserver (or spawn), not fork: the parent runs a progress
+    bar thread, and forking a process that has threads can deadlock.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def run(
+        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+    ) -> Iterator[list[GameResult]]:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
+            futures = [pool.submit(play_chunk, chunk, rules_text) for chunk in chunks]
+            try:
+                for future in futures:
+                    yield future.result()
+            finally:
+                for future in futures:
+                    future.cancel()
+
+
+class RayExecutor:
+    """Runs the chunks as Ray tasks: on the cluster at `RAY_ADDRESS`, else a local Ray.
+
+    The cluster's workers must be able to import bluffdice (and any bot file given by
+    path must exist on them at the same path).
+    """
+
+    def __init__(self, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BluffdiceError(
+                "--executor ray needs the ray extra: pip install 'bluffdice[ray]'"
+            ) from None
+        self._ray: Any = ray
+        self.address = address if address is not None else os.environ.get("RAY_ADDRESS")
+
+    def run(
+        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+    ) -> Iterator[list[GameResult]]:
+        ray = self._ray
+        started_here = not ray.is_initialized()
+        if started_here:
+            ray.init(address=self.address or None, include_dashboard=False, log_to_driver=False)
+        try:
+            task = ray.remote(play_chunk)
+            refs = [task.remote(list(chunk), rules_text) for chunk in chunks]
+            for ref in refs:
+                yield ray.get(ref)
+        finally:
+            if started_here:
+                ray.shutdown()
+
+
+def make_executor(kind: str, workers: int) -> Executor:
+    """`local` with one worker plays in this process; more start a process pool."""
+    if kind == "ray":
+        return RayExecutor()
+    if kind != "local":
+        raise BluffdiceError(f"unknown executor {kind!r}; executors are: {', '.join(EXECUTORS)}")
+    if workers <= 1:
+        return SerialExecutor()
+    return ProcessExecutor(workers)

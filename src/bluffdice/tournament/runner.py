@@ -1,0 +1,149 @@
+"""Run a tournament: plan every game from the seed, play them anywhere, count in order.
+
+The plan (who sits where, each game's seed) is fixed before any game is played, and the
+results are counted strictly in game order, so the tables, the ratings and the stored
+games are the same for any executor and any number of workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bluffdice.bots.base import Bot, load_bot
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.registry import GameSpec, game_of, parse_rules, rules_string
+from bluffdice.tournament.executors import Executor, SerialExecutor
+from bluffdice.tournament.play import GameJob, GameResult
+from bluffdice.tournament.seating import game_seed, lineup
+from bluffdice.tournament.stats import Standings
+
+MAX_GAMES = 10_000_000
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament, fully determined: the same config gives the same results."""
+
+    rules: str
+    """The canonical rule string (it names the game)."""
+    bots: tuple[str, ...]
+    """Bot specs as given: registered names, files or modules."""
+    names: tuple[str, ...]
+    """A unique display name per bot, in the order of `bots`."""
+    seats: int
+    games: int
+    seed: int
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    @property
+    def spec(self) -> GameSpec:
+        return game_of(parse_rules(self.rules))
+
+
+def make_config(
+    rules: str, bots: Sequence[str], games: int, seed: int, seats: int | None = None
+) -> TournamentConfig:
+    """Check everything a user typed before a single game is played.
+
+    Raises BluffdiceError (with the known bot names, the allowed seat counts, ...) on bad
+    input, so the command line can show one clear sentence.
+    """
+    parsed = parse_rules(rules)
+    spec = game_of(parsed)
+    specs = tuple(b.strip() for b in bots if b.strip())
+    if not specs:
+        raise BluffdiceError("name at least one bot (--bots random,honest)")
+    if not 1 <= games <= MAX_GAMES:
+        raise BluffdiceError(f"--games must be between 1 and {MAX_GAMES}, not {games}")
+    names = _names(specs, spec.name)
+    if seats is None:
+        seats = min(len(specs), spec.max_players)
+    if not spec.min_players <= seats <= spec.max_players:
+        raise BluffdiceError(
+            f"{spec.title} is played by {spec.min_players} to {spec.max_players} players, "
+            f"not {seats}"
+        )
+    if seats > len(specs):
+        raise BluffdiceError(
+            f"{seats} seats need at least {seats} bots; got {len(specs)} ({', '.join(names)})"
+        )
+    return TournamentConfig(
+        rules=rules_string(parsed),
+        bots=specs,
+        names=names,
+        seats=seats,
+        games=games,
+        seed=seed,
+    )
+
+
+def _names(specs: tuple[str, ...], game: str) -> tuple[str, ...]:
+    """Load each bot once (errors surface here) and give each a unique display name."""
+    names: list[str] = []
+    for spec in specs:
+        bot = load_bot(spec, game)
+        base = bot.name if bot.name != Bot.name else spec
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}#{n}"
+        names.append(name)
+    return tuple(names)
+
+
+def plan(config: TournamentConfig) -> list[GameJob]:
+    """Every game of the tournament: its index, its seed and its bots, seat by seat."""
+    jobs = []
+    for index in range(config.games):
+        seated = lineup(len(config.bots), config.seats, config.seed, index)
+        jobs.append(
+            GameJob(
+                index=index,
+                seed=game_seed(config.seed, index),
+                entrants=seated,
+                bots=tuple(config.bots[b] for b in seated),
+            )
+        )
+    return jobs
+
+
+def chunked(jobs: Sequence[GameJob], size: int) -> list[list[GameJob]]:
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Enough chunks to keep every worker busy and the progress bar moving."""
+    return max(1, min(100, games // max(1, workers * 8)))
+
+
+def standings_for(config: TournamentConfig) -> Standings:
+    rules = parse_rules(config.rules)
+    mode = getattr(rules, "mode", "lives")
+    return Standings(
+        names=list(config.names),
+        count_losses=getattr(rules, "end", None) == "first_out" and mode == "lives",
+        lives_mode=mode == "lives",
+    )
+
+
+def run_tournament(
+    config: TournamentConfig,
+    executor: Executor | None = None,
+    workers: int = 1,
+    on_results: Callable[[list[GameResult], Standings], None] | None = None,
+) -> Standings:
+    """Play every game and count it in order; `on_results` sees each chunk once counted
+    (the store writes it, the progress bar advances)."""
+    executor = executor or SerialExecutor()
+    standings = standings_for(config)
+    jobs = plan(config)
+    for results in executor.run(chunked(jobs, chunk_size(len(jobs), workers)), config.rules):
+        for result in results:
+            standings.add(result, tuple(config.names[b] for b in result.entrants))
+        if on_results is not None:
+            on_results(results, standings)
+    return standings

@@ -1,0 +1,130 @@
+"""Tournament tables: counts, win rates with Wilson intervals, openskill ratings.
+
+Results must be added in game order: openskill updates ratings one game at a time, so
+the order is part of the result. The runner guarantees it whatever the workers do.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from openskill.models import PlackettLuce
+
+from bluffdice.tournament.play import GameResult
+
+Z95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95 % interval."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion.
+
+    Unlike the normal approximation it stays inside [0, 1] and behaves for rates near 0
+    or 1, which a bot that never wins has.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class BotLine(msgspec.Struct):
+    """One row of the table: a bot's games and how they went."""
+
+    games: int
+    wins: int
+    losses: int
+    rate: float
+    """The share of games won (or, when the game ends at the first loser, lost)."""
+    ci_low: float
+    ci_high: float
+    mean_lives: float | None
+    mean_score: float
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma: openskill's conservative skill estimate, used to sort the table."""
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    lives: int = 0
+    score: int = 0
+
+
+@dataclass
+class Standings:
+    """Running totals per bot name; `add` each game result in index order."""
+
+    names: list[str]
+    count_losses: bool = False
+    """Rate losses instead of wins: for games that end when the first player is out."""
+    lives_mode: bool = True
+    model: Any = field(default_factory=PlackettLuce)
+    games: int = 0
+    _tallies: dict[str, _Tally] = field(default_factory=dict)
+    _ratings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in self.names:
+            self._tallies[name] = _Tally()
+            self._ratings[name] = self.model.rating(name=name)
+
+    def add(self, result: GameResult, names: tuple[str, ...]) -> None:
+        """Count one game; `names` are the bot names in seat order."""
+        self.games += 1
+        for seat, name in enumerate(names):
+            tally = self._tallies[name]
+            tally.games += 1
+            tally.wins += seat in result.winners
+            tally.losses += seat in result.losers
+            tally.lives += result.lives[seat]
+            tally.score += result.score[seat]
+        teams = [[self._ratings[name]] for name in names]
+        ranks = [place + 1 for place in result.places]
+        for name, [rating] in zip(names, self.model.rate(teams, ranks=ranks), strict=True):
+            self._ratings[name] = rating
+
+    def rate_of(self, name: str) -> float:
+        tally = self._tallies[name]
+        if tally.games == 0:
+            return 0.0
+        return (tally.losses if self.count_losses else tally.wins) / tally.games
+
+    def leader(self) -> str:
+        """The bot with the best rate so far (lowest when losses are counted)."""
+        if self.count_losses:
+            return min(self.names, key=self.rate_of)
+        return max(self.names, key=self.rate_of)
+
+    def lines(self) -> dict[str, BotLine]:
+        """The table, best bot first (by openskill ordinal)."""
+        out: dict[str, BotLine] = {}
+        for name in self.names:
+            tally, rating = self._tallies[name], self._ratings[name]
+            counted = tally.losses if self.count_losses else tally.wins
+            low, high = wilson(counted, tally.games)
+            n = max(tally.games, 1)
+            out[name] = BotLine(
+                games=tally.games,
+                wins=tally.wins,
+                losses=tally.losses,
+                rate=self.rate_of(name),
+                ci_low=low,
+                ci_high=high,
+                mean_lives=tally.lives / n if self.lives_mode else None,
+                mean_score=tally.score / n,
+                mu=float(rating.mu),
+                sigma=float(rating.sigma),
+                ordinal=float(rating.ordinal()),
+            )
+        return dict(sorted(out.items(), key=lambda item: -item[1].ordinal))
