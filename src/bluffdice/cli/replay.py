@@ -1,1 +1,246 @@
-"""`bluffdice replay`: not built yet (see the project's issues)."""
+"""`bluffdice replay`: a stored game move by move, every die shown, or the list of games.
+
+A replayed game is over, so its viewer is a spectator who may see everything: the dice
+of each roll are shown as they fell, and each announcement says what was under the cup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from bluffdice.cli.app import app, fail, out
+from bluffdice.games.base import CHANCE, BluffdiceError, Event
+from bluffdice.games.registry import get_game, parse_rules, preset_name
+from bluffdice.store import DEFAULT_DB, Store, StoredGame
+
+
+@app.command()
+def replay(
+    game_id: Annotated[
+        int | None, typer.Argument(help="The stored game's id (see --list).", show_default=False)
+    ] = None,
+    db: Annotated[
+        str, typer.Option(help="SQLite file or SQLAlchemy URL the games are stored in.")
+    ] = DEFAULT_DB,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON (the moves and their events), nothing else.")
+    ] = False,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List the stored tournaments (or one's games).")
+    ] = False,
+    tournament: Annotated[
+        int | None, typer.Option(help="With --list: the games of this tournament.")
+    ] = None,
+    limit: Annotated[int, typer.Option(help="With --list: at most this many games.")] = 20,
+) -> None:
+    """Replay a stored game move by move with all dice revealed, or list what is stored.
+
+    Tournaments store every game (`bluffdice tournament --db FILE`); `--list` shows the
+    tournaments with the id of their first game, `--list --tournament N` that
+    tournament's games.
+    """
+    if game_id is None and not list_:
+        raise fail("give a GAME_ID to replay, or --list to see the stored games")
+    if limit < 1:
+        raise fail(f"--limit must be at least 1, not {limit}")
+    try:
+        store = Store(db, create=False)
+        try:
+            if list_:
+                _list(store, tournament, limit, as_json)
+            else:
+                assert game_id is not None
+                _replay(store.game(game_id), as_json)
+        finally:
+            store.close()
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+
+
+def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> None:
+    if tournament is None:
+        rows = store.tournaments()
+        first = {t.id: store.first_game_id(t.id) for t in rows}
+        if as_json:
+            data = [
+                {
+                    "id": t.id,
+                    "created": t.created.isoformat(timespec="seconds"),
+                    "game": t.game,
+                    "rules": t.rules,
+                    "bots": list(t.names),
+                    "seats": t.seats,
+                    "games": t.games,
+                    "stored": t.played,
+                    "first_game_id": first[t.id],
+                    "seed": t.seed,
+                }
+                for t in rows
+            ]
+            out.print_json(json.dumps(data))
+            return
+        table = Table(title=f"Tournaments in {store.url}", title_style="bold")
+        for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
+            table.add_column(column, justify="right" if column in ("id", "games") else "left")
+        for t in rows:
+            start = first[t.id]
+            ids = f"{start}-{start + t.played - 1}" if start is not None and t.played else "-"
+            table.add_row(
+                str(t.id),
+                t.created.strftime("%Y-%m-%d %H:%M"),
+                escape(_rules_name(t.rules)),
+                escape(", ".join(t.names)),
+                f"{t.played}/{t.games}",
+                ids,
+                str(t.seed),
+            )
+        out.print(table if rows else "No tournaments stored yet.")
+        return
+    games = store.games(tournament, limit)
+    if as_json:
+        out.print_json(
+            json.dumps(
+                [
+                    {"id": g.id, "index": g.index, "bots": list(g.bots), "result": g.result}
+                    for g in games
+                ]
+            )
+        )
+        return
+    table = Table(title=f"Games of tournament {tournament}", title_style="bold")
+    for column in ("id", "game #", "seats", "winners", "rounds"):
+        table.add_column(column)
+    for g in games:
+        table.add_row(
+            str(g.id),
+            str(g.index),
+            escape(", ".join(g.bots)),
+            escape(", ".join(g.bots[p] for p in g.result.get("winners", []))),
+            str(g.result.get("rounds", "")),
+        )
+    out.print(table if games else f"No games stored for tournament {tournament}.")
+
+
+def _rules_name(text: str) -> str:
+    try:
+        return preset_name(parse_rules(text)) or text
+    except BluffdiceError:
+        return text
+
+
+def _replay(stored: StoredGame, as_json: bool) -> None:
+    record = stored.record
+    spec = get_game(record.game)
+    names = list(stored.bots)
+    moves = _moves(stored)
+    if as_json:
+        data = {
+            "id": stored.id,
+            "tournament": stored.tournament_id,
+            "index": stored.index,
+            "seed": stored.seed,
+            "game": record.game,
+            "rules": record.rules,
+            "players": record.players,
+            "bots": names,
+            "result": stored.result,
+            "moves": [
+                {
+                    "step": n,
+                    "player": player,
+                    "bot": names[player] if player >= 0 else None,
+                    "action": text,
+                    "hidden": hidden,
+                    "events": [msgspec.to_builtins(e) for e in events],
+                }
+                for n, (player, text, hidden, events) in enumerate(moves, start=1)
+            ],
+        }
+        out.print_json(json.dumps(data))
+        return
+    rules = parse_rules(record.rules, game=spec.name)
+    presenter = _presenter(rules)
+    seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
+    out.print(
+        f"[bold]{spec.title} game {stored.id}[/] (tournament {stored.tournament_id}, game "
+        f"#{stored.index}, seed {stored.seed})\nrules: {escape(_rules_name(record.rules))}"
+        f" · seats: {seats}",
+        highlight=False,
+    )
+    skip = False
+    for n, (player, text, hidden, events) in enumerate(moves):
+        if skip:
+            skip = False
+            continue
+        lines = [said for e in events if (said := _describe(presenter, e, names))]
+        if player == CHANCE:
+            lines = lines or [f"[dim]chance: {escape(text)}[/]"]
+        elif not lines:
+            lines = [f"{escape(names[player])}: {escape(text)}"]
+        nxt = moves[n + 1] if n + 1 < len(moves) else None
+        if player != CHANCE and nxt is not None and nxt[0] == CHANCE and not nxt[3]:
+            # A roll and its dice read as one line: "liar rolls: dice 43".
+            lines[-1] = f"{lines[-1].rstrip('.')}: [bold]{escape(nxt[1])}[/]"
+            skip = True
+        if hidden:
+            lines[0] += f" [dim]({escape(hidden)})[/]"
+        for line in lines:
+            out.print(f"  {line.strip()}" if not line.startswith("\n") else line, highlight=False)
+    winners = ", ".join(escape(names[p]) for p in stored.result.get("winners", []))
+    places = stored.result.get("standings", [])
+    order = " > ".join(escape(names[p]) for p in places)
+    out.print(
+        f"\n[bold]Winner: {winners or 'nobody'}[/]" + (f" · standings: {order}" if order else "")
+    )
+
+
+def _moves(stored: StoredGame) -> list[tuple[int, str, str, list[Event]]]:
+    """Replay the record: (who acted, what, what the cup held, events) per step."""
+    spec = get_game(stored.record.game)
+    state: Any = stored.record.start()
+    moves = []
+    for text in stored.record.steps:
+        player = state.current_player
+        action = spec.parse_action(text)
+        hidden = _cup(state, action)
+        state, events = state.apply(action)
+        moves.append((player, text, hidden, list(events)))
+    return moves
+
+
+def _cup(state: Any, action: Any) -> str:
+    """For an announcement or a pass: what is really under the cup (spectators see it)."""
+    value = getattr(action, "value", None)
+    dice = getattr(state, "dice", None)
+    ranking = getattr(getattr(state, "rules", None), "ranking", None)
+    if not isinstance(value, int) or not isinstance(dice, int) or not dice or ranking is None:
+        return ""
+    if state.current_player == CHANCE:
+        return ""
+    if ranking.rank(dice) >= ranking.rank(value):
+        return f"cup: {dice}, true"
+    return f"cup: {dice}, a lie"
+
+
+def _presenter(rules: Any) -> Any:
+    try:
+        from bluffdice.terminal import presenter_for
+
+        return presenter_for(rules)
+    except BluffdiceError:
+        return None
+
+
+def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
+    if presenter is not None:
+        said = presenter.event(event, names, None)
+        return str(said) if said else None
+    fields = msgspec.to_builtins(event)
+    return escape(json.dumps(fields))
