@@ -6,7 +6,7 @@ string to rules and a fresh game.
 
 from typing import Any
 
-from bluffdice.games import mia
+from bluffdice.games import common_hand, liars_dice, mia
 from bluffdice.games.base import (
     CHANCE,
     TERMINAL,
@@ -31,6 +31,8 @@ from bluffdice.games.registry import (
 )
 
 register(mia.SPEC)
+register(liars_dice.SPEC)
+register(common_hand.SPEC)
 
 
 def new_game(rules: Any, players: int) -> GameState:

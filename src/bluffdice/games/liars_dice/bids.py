@@ -1,0 +1,154 @@
+"""Which bid may follow which: the raise rules, wild faces and the ones conversion.
+
+A `BidLadder` belongs to one rule set (`rules.ladder`). It interns every `Bid`, and keeps
+the legal actions of each (dice in play, last bid, palifico) situation in a table the first
+time it is asked, so `legal_actions` and the legality test in `apply` are dictionary
+look-ups on the hot path of the solver and the simulator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction, face_plural
+
+if TYPE_CHECKING:
+    from bluffdice.games.liars_dice.rules import LiarsDiceRules
+
+_CHALLENGE = Challenge()
+_CALZA = Calza()
+
+_Key = tuple[int, Bid | None, bool]
+
+
+class BidLadder:
+    """The bidding rules of one rule set, with tables built on first use."""
+
+    def __init__(self, rules: LiarsDiceRules) -> None:
+        self.rules = rules
+        self.faces = rules.faces
+        self._bids: dict[tuple[int, int], Bid] = {}
+        self._actions: dict[_Key, tuple[LiarsDiceAction, ...]] = {}
+        self._sets: dict[_Key, frozenset[LiarsDiceAction]] = {}
+
+    # --- facts of the rule set --------------------------------------------------------
+
+    def bid(self, quantity: int, face: int) -> Bid:
+        """The one shared `Bid` object for this quantity and face."""
+        key = (quantity, face)
+        found = self._bids.get(key)
+        if found is None:
+            found = self._bids[key] = Bid(quantity, face)
+        return found
+
+    def wild_face(self, palifico: bool) -> int:
+        """The face that counts as any face (0: none). Nothing is wild in a palifico round."""
+        if palifico or self.rules.wild == "off":
+            return 0
+        return 1 if self.rules.wild == "ones" else self.faces
+
+    def converts_ones(self, palifico: bool) -> bool:
+        """Whether bids on ones follow the halving/doubling conversion."""
+        return self.rules.ones_bids and self.wild_face(palifico) == 1
+
+    def biddable_faces(self, palifico: bool) -> range:
+        """Wild ones cannot be bid unless the ones_bids option is on."""
+        if self.wild_face(palifico) == 1 and not self.rules.ones_bids:
+            return range(2, self.faces + 1)
+        return range(1, self.faces + 1)
+
+    def count(self, hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int:
+        """How many dice among `hands` show `face`, wild dice counted."""
+        wild = self.wild_face(palifico)
+        return sum(1 for hand in hands for d in hand if d in (face, wild))
+
+    # --- the raise rules ----------------------------------------------------------------
+
+    def may_follow(self, last: Bid | None, new: Bid, palifico: bool) -> bool:
+        """Whether `new` may be bid after `last` (None: it opens the round).
+
+        Bounds (quantity within the dice in play, a biddable face) are checked separately.
+        """
+        if last is None:
+            return not (new.face == 1 and self.converts_ones(palifico))
+        q0, f0, q, f = last.quantity, last.face, new.quantity, new.face
+        if palifico:
+            return f == f0 and q > q0
+        if self.converts_ones(palifico) and (f0 == 1 or f == 1):
+            if f0 != 1:
+                return q >= (q0 + 1) // 2
+            if f == 1:
+                return q > q0
+            return q >= 2 * q0 + 1
+        rule = self.rules.raise_rule
+        if rule == "reset-face":
+            return q > q0 or (q == q0 and f > f0)
+        if rule == "reset-quantity":
+            return f > f0 or (f == f0 and q > q0)
+        if rule == "strict":
+            return (f == f0 and q > q0) or (q == q0 and f > f0)
+        return q >= q0 and f >= f0 and (q, f) != (q0, f0)  # no-lowering
+
+    def legal_actions(
+        self, total: int, last: Bid | None, palifico: bool
+    ) -> tuple[LiarsDiceAction, ...]:
+        """Every legal action with `total` dice in play: bids lowest first, then liar and
+        calza once there is a bid."""
+        key = (total, last, palifico)
+        found = self._actions.get(key)
+        if found is None:
+            actions: list[LiarsDiceAction] = [
+                self.bid(q, f)
+                for q in range(1, total + 1)
+                for f in self.biddable_faces(palifico)
+                if self.may_follow(last, self.bid(q, f), palifico)
+            ]
+            if last is not None:
+                actions.append(_CHALLENGE)
+                if self.rules.calza:
+                    actions.append(_CALZA)
+            found = self._actions[key] = tuple(actions)
+            self._sets[key] = frozenset(found)
+        return found
+
+    def is_legal(self, total: int, last: Bid | None, palifico: bool, action: object) -> bool:
+        key = (total, last, palifico)
+        if key not in self._sets:
+            self.legal_actions(total, last, palifico)
+        return action in self._sets[key]
+
+    def refusal(self, total: int, last: Bid | None, palifico: bool, new: Bid) -> str:
+        """A sentence for the player saying why `new` is refused and what would do."""
+        faces = self.biddable_faces(palifico)
+        if not 1 <= new.face <= self.faces:
+            return f"dice show 1 to {self.faces}; {new.face} is not a face"
+        if new.face not in faces:
+            return "ones are wild and cannot be bid in these rules: bid a face from 2 up"
+        if new.quantity < 1:
+            return "a bid is about at least one die"
+        if new.quantity > total:
+            return f"there are only {total} dice in play: bid at most {total}"
+        if last is None:
+            return "a round may not open on ones: bid another face"
+        q0, f0 = last.quantity, last.face
+        said = f"the last bid was {last.describe()}"
+        if palifico:
+            return f"palifico round: the face stays {face_plural(f0)}; bid more than {q0}"
+        if self.converts_ones(palifico) and (f0 == 1 or new.face == 1):
+            if f0 != 1:
+                return f"{said}: a bid on ones needs at least {(q0 + 1) // 2} ones"
+            if new.face == 1:
+                return f"{said}: bid more than {q0} ones"
+            return f"{said}: leaving ones needs at least {2 * q0 + 1} dice of the new face"
+        rule = self.rules.raise_rule
+        higher_face = f"{q0} dice of a face higher than {f0}"
+        if rule == "reset-face":
+            hint = f"bid more than {q0} dice of any face, or {higher_face}"
+        elif rule == "reset-quantity":
+            hint = f"bid more than {q0} {face_plural(f0)}, or any quantity of a higher face"
+        elif rule == "strict":
+            hint = f"bid more than {q0} {face_plural(f0)}, or {higher_face} (not both)"
+        else:
+            hint = "raise the quantity or the face, and lower neither"
+        return f"{said}: {hint}"

@@ -1,0 +1,125 @@
+"""Liar's Dice (single hand, Dudo) rule sets: every variant is one field of `LiarsDiceRules`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bluffdice.games.base import RuleError
+from bluffdice.games.rulestring import format_rules, option
+
+if TYPE_CHECKING:
+    from bluffdice.games.liars_dice.bids import BidLadder
+
+RAISE_RULES: dict[str, str] = {
+    "reset-face": "a higher quantity of any face, or the same quantity of a higher face "
+    "(RULES.md rule 1; OpenSpiel's reset-face)",
+    "reset-quantity": "a higher quantity of the same face, or any quantity of a higher face "
+    "(rule 2; OpenSpiel's reset-quantity)",
+    "strict": "a higher quantity of the same face, or the same quantity of a higher face, "
+    "never both at once (rule 3, the strictest)",
+    "no-lowering": "neither quantity nor face may go down and at least one goes up "
+    "(rule 3 read loosely: raising both at once is allowed)",
+}
+
+
+@dataclass(frozen=True)
+class LiarsDiceRules:
+    """One single-hand rule set. The defaults are the game of seed 003 (RULES.md 2)."""
+
+    game_name: ClassVar[str] = "liars-dice"
+
+    dice: int = option(5, "dice each player starts with", minimum=1, maximum=10)
+    faces: int = option(
+        6, "faces of each die, numbered 1 to faces (small dice for solvers)", minimum=2, maximum=9
+    )
+    wild: str = option(
+        "ones",
+        "which face is wild, counting as the face of the bid",
+        choices={
+            "ones": "ones are wild (the seed's rule)",
+            "off": "no face is wild; a one is an ordinary, lowest face",
+            "highest": "the highest face is wild (OpenSpiel's liars_dice: sixes)",
+        },
+    )
+    raise_rule: str = option(
+        "reset-face", "what a raise must do to the last bid", key="raise", choices=RAISE_RULES
+    )
+    ones_bids: bool = option(
+        False,
+        "with wild ones, ones may be bid: from a bid of q to ones needs at least half of q "
+        "(rounded up) ones, from q ones back to another face needs 2q+1; a round may not "
+        "open on ones",
+    )
+    calza: bool = option(
+        False,
+        "instead of raising or calling liar, claim the last bid is exactly right: if so the "
+        "caller wins a die back (up to the starting number), else loses one",
+    )
+    palifico: bool = option(
+        False,
+        "a player who first drops to one die (3 or more players left) opens a palifico "
+        "round: ones are not wild, ones may be bid and the opening face cannot change",
+    )
+    single_round: bool = option(
+        False,
+        "the game ends after the first challenge or calza: the round's loser pays 1 (the "
+        "winners share it); for solvers",
+    )
+    start: str = option(
+        "random",
+        "who opens the first round",
+        choices={
+            "random": "a seat drawn at random (a chance outcome)",
+            "first-seat": "seat 0 (as OpenSpiel: player 0 bids first)",
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.ones_bids and self.wild != "ones":
+            raise RuleError(
+                "liars-dice option ones_bids=on needs wild=ones: without wild ones, ones are "
+                "an ordinary face and can always be bid"
+            )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LiarsDiceRules:
+        """Rules are immutable values: copies share them (and their cached tables)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the options only, not the cached tables."""
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical rule string, e.g. `liars-dice(dice=3,calza=on)`."""
+        return format_rules(self.game_name, self)
+
+    @cached_property
+    def ladder(self) -> BidLadder:
+        """The precomputed bid tables of this rule set (see `bids.py`)."""
+        from bluffdice.games.liars_dice.bids import BidLadder
+
+        return BidLadder(self)
+
+
+DEFAULT = LiarsDiceRules()
+
+PRESETS: dict[str, LiarsDiceRules] = {
+    "dudo": LiarsDiceRules(ones_bids=True),
+    "perudo": LiarsDiceRules(ones_bids=True, calza=True, palifico=True),
+    "dudo-single-round": LiarsDiceRules(ones_bids=True, single_round=True),
+    "openspiel": LiarsDiceRules(
+        dice=1, wild="highest", raise_rule="reset-face", single_round=True, start="first-seat"
+    ),
+}
+
+PRESET_DOCS: dict[str, str] = {
+    "dudo": "classic Dudo: 5 dice, wild ones that may also be bid (half the quantity), "
+    "any higher quantity or the same quantity of a higher face",
+    "perudo": "dudo plus calza (exact call) and palifico rounds",
+    "dudo-single-round": "dudo, but the game ends at the first challenge (for solvers)",
+    "openspiel": "OpenSpiel's liars_dice defaults: 1 die each, sixes wild, reset-face bidding, "
+    "player 0 bids first, one challenge ends the game (+1 / -1)",
+}

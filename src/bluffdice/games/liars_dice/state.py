@@ -1,0 +1,471 @@
+"""The single-hand Liar's Dice (Dudo) state machine: immutable, no I/O, no randomness.
+
+Phases, and who acts in each:
+
+    seat    chance picks the seat that opens the first round (start=random)
+    roll    chance rolls the whole cup of `turn` as one sorted hand; every living
+            player's cup is rolled in seat order
+    bid     `turn` bids higher, calls liar on the last bid, or (calza option) calza
+    over    the game has ended
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+
+from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step
+from bluffdice.games.liars_dice.actions import (
+    Action,
+    Bid,
+    BidMade,
+    Calza,
+    CalzaCalled,
+    Challenge,
+    Challenged,
+    Dice,
+    DiceChanged,
+    Eliminated,
+    FirstPlayer,
+    GameOver,
+    LiarsDiceAction,
+    LiarsDiceOutcome,
+    Revealed,
+    Rolled,
+    RoundStarted,
+    YourDice,
+)
+from bluffdice.games.liars_dice.dice import hand_outcomes
+from bluffdice.games.liars_dice.rules import LiarsDiceRules
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+# Reasons for a change in a player's dice.
+LOST_CHALLENGE = "lost_challenge"  # the challenged bid held: the challenger loses a die
+CAUGHT_BLUFFING = "caught_bluffing"  # the challenged bid failed: the bidder loses a die
+CALZA_RIGHT = "calza_right"
+CALZA_WRONG = "calza_wrong"
+
+
+@lru_cache(maxsize=128)
+def _roll_table(dice: int, faces: int) -> tuple[tuple[tuple[Dice, Fraction], ...], frozenset[Dice]]:
+    outcomes = tuple((Dice(hand), p) for hand, p in hand_outcomes(dice, faces))
+    return outcomes, frozenset(o for o, _ in outcomes)
+
+
+class BidCall(msgspec.Struct, frozen=True):
+    """One bid of the current round, by whom."""
+
+    player: int
+    quantity: int
+    face: int
+
+
+class RoundSummary(msgspec.Struct, frozen=True):
+    """How the previous round ended, as everyone saw it (all cups were lifted)."""
+
+    round: int
+    bids: tuple[BidCall, ...]
+    call: str
+    caller: int
+    hands: tuple[tuple[int, ...], ...]
+    count: int
+    changes: tuple[DiceChanged, ...]
+
+
+class LiarsDiceView(msgspec.Struct, frozen=True):
+    """What one player (or a spectator, `player` None) may know: never others' dice."""
+
+    rules: str
+    player: int | None
+    players: int
+    state_id: int
+    phase: str
+    turn: int
+    round: int
+    dice: tuple[int, ...]
+    total: int
+    palifico: bool
+    wild: int
+    my_dice: tuple[int, ...] | None
+    bid: Bid | None
+    bidder: int | None
+    bids: tuple[BidCall, ...]
+    legal_actions: tuple[LiarsDiceAction, ...]
+    last_round: RoundSummary | None
+    result: GameOver | None
+    game: str = "liars-dice"
+
+
+class LiarsDiceState(msgspec.Struct, frozen=True):
+    """The whole truth of a single-hand game, every cup included. Players get views."""
+
+    rules: Any  # LiarsDiceRules; Any keeps msgspec from validating a dataclass field
+    players: int
+    phase: str = "seat"
+    turn: int = -1
+    round: int = 0
+    starter: int = -1
+    dice: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], ...] = ()
+    palifico: bool = False
+    palifico_done: tuple[bool, ...] = ()
+    bid: Bid | None = None
+    bidder: int = -1
+    bids: tuple[BidCall, ...] = ()
+    eliminated: tuple[int, ...] = ()
+    last_round: RoundSummary | None = None
+    result: GameOver | None = None
+    moves: int = 0
+
+    # --- the common game interface -------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def state_id(self) -> int:
+        """Counts applied steps; a move made against an older id is stale."""
+        return self.moves
+
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == "bid":
+            return self.turn
+        if phase == "over":
+            return TERMINAL
+        return CHANCE
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def total(self) -> int:
+        """Dice in play, all cups together: the most any bid may name."""
+        return sum(self.dice)
+
+    def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
+        if self.phase == "roll":
+            return _roll_table(self.dice[self.turn], self.rules.faces)[0]
+        if self.phase == "seat":
+            p = Fraction(1, self.players)
+            return [(FirstPlayer(i), p) for i in range(self.players)]
+        return ()
+
+    def legal_actions(self) -> Sequence[LiarsDiceAction]:
+        if self.phase != "bid":
+            return ()
+        return self.rules.ladder.legal_actions(self.total, self.bid, self.palifico)  # type: ignore[no-any-return]
+
+    def apply(self, action: Any) -> Step:
+        """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
+        phase = self.phase
+        if phase == "over":
+            raise IllegalAction("the game is over")
+        events: list[Event] = []
+        if phase == "bid":
+            if not isinstance(action, Action) or not self.rules.ladder.is_legal(
+                self.total, self.bid, self.palifico, action
+            ):
+                raise IllegalAction(self._why_illegal(action))
+            state = self._apply_action(action, events)  # type: ignore[arg-type]
+        elif phase == "roll":
+            state = self._apply_roll(action, events)
+        else:
+            if not isinstance(action, FirstPlayer) or not 0 <= action.player < self.players:
+                raise IllegalAction(
+                    f"chance must pick the first player (first 0 .. first {self.players - 1})"
+                )
+            state = self._start_round(action.player, 1, events)
+        return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
+
+    def view(self, player: int | None) -> LiarsDiceView:
+        rules: LiarsDiceRules = self.rules
+        mine = None
+        if player is not None and self.phase in ("roll", "bid") and self.hands[player]:
+            mine = self.hands[player]
+        my_turn = player is not None and player == self.current_player
+        return LiarsDiceView(
+            rules=rules.text,
+            player=player,
+            players=self.players,
+            state_id=self.moves,
+            phase=self.phase,
+            turn=self.current_player,
+            round=self.round,
+            dice=self.dice,
+            total=self.total,
+            palifico=self.palifico,
+            wild=rules.ladder.wild_face(self.palifico),
+            my_dice=mine,
+            bid=self.bid,
+            bidder=self.bidder if self.bidder >= 0 else None,
+            bids=self.bids,
+            legal_actions=tuple(self.legal_actions()) if my_turn else (),
+            last_round=self.last_round,
+            result=self.result,
+        )
+
+    def returns(self) -> tuple[float, ...]:
+        """Zero-sum payoffs at the end: the winners share +1, the losers share -1."""
+        if self.result is None:
+            return tuple(0.0 for _ in range(self.players))
+        winners, losers = self.result.winners, self.result.losers
+        if not winners or not losers:
+            return tuple(0.0 for _ in range(self.players))
+        win, lose = 1.0 / len(winners), -1.0 / len(losers)
+        return tuple(
+            win if i in winners else lose if i in losers else 0.0 for i in range(self.players)
+        )
+
+    def indistinguishable(self, player: int | None) -> list[LiarsDiceState]:
+        """States `player` cannot tell from this one: other cups hold other dice."""
+        if self.phase not in ("roll", "bid"):
+            return []
+        faces = self.rules.faces
+        variants = []
+        for seat, hand in enumerate(self.hands):
+            if seat == player or not hand:
+                continue
+            for face in (1, faces):
+                other = (face,) * len(hand)
+                if other != hand:
+                    hands = self.hands[:seat] + (other,) + self.hands[seat + 1 :]
+                    variants.append(msgspec.structs.replace(self, hands=hands))
+        return variants
+
+    def invariants(self) -> list[str]:
+        """Facts that hold in every reachable state; returns the broken ones."""
+        if self.phase == "seat":
+            return []
+        rules: LiarsDiceRules = self.rules
+        broken = []
+        if any(not 0 <= d <= rules.dice for d in self.dice):
+            broken.append(f"dice counts out of range: {self.dice}")
+        if set(self.eliminated) != {p for p in range(self.players) if self.dice[p] == 0}:
+            broken.append(f"eliminated {self.eliminated} but dice {self.dice}")
+        alive = sum(1 for d in self.dice if d)
+        if self.phase != "over":
+            if alive < 2:
+                broken.append("the game goes on with fewer than two players")
+            if self.dice[self.turn] == 0:
+                broken.append(f"eliminated player {self.turn} is to act or roll")
+        if self.phase == "bid":
+            for p in range(self.players):
+                if len(self.hands[p]) != self.dice[p]:
+                    broken.append(f"player {p} holds {self.hands[p]} but owns {self.dice[p]}")
+            if self.bid is not None and not 1 <= self.bid.quantity <= self.total:
+                broken.append(f"bid {self.bid} with {self.total} dice in play")
+        if self.phase == "over" and self.result is None:
+            broken.append("game over without a result")
+        return broken
+
+    # --- derived facts ----------------------------------------------------------------
+
+    def next_alive(self, player: int) -> int:
+        """The next player after `player`, clockwise, who still has dice."""
+        for step in range(1, self.players + 1):
+            candidate = (player + step) % self.players
+            if self.dice[candidate]:
+                return candidate
+        raise AssertionError("no player left")  # pragma: no cover - the game ends first
+
+    def alive_from(self, player: int) -> int:
+        """`player` if still in, else the next living player after them."""
+        return player if self.dice[player] else self.next_alive(player)
+
+    # --- transitions --------------------------------------------------------------
+
+    def _apply_roll(self, outcome: Any, events: list[Event]) -> LiarsDiceState:
+        roller = self.turn
+        count = self.dice[roller]
+        if (
+            not isinstance(outcome, Dice)
+            or not isinstance(outcome.dice, tuple)
+            or outcome not in _roll_table(count, self.rules.faces)[1]
+        ):
+            raise IllegalAction(
+                f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
+                "(e.g. dice " + "1" * count + ")"
+            )
+        events.append(Rolled(player=roller, count=count))
+        events.append(YourDice(player=roller, dice=outcome.dice))
+        hands = self.hands[:roller] + (outcome.dice,) + self.hands[roller + 1 :]
+        for seat in range(roller + 1, self.players):
+            if self.dice[seat]:
+                return msgspec.structs.replace(self, hands=hands, turn=seat)
+        return msgspec.structs.replace(self, hands=hands, phase="bid", turn=self.starter)
+
+    def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
+        me = self.turn
+        if isinstance(action, Bid):
+            events.append(BidMade(player=me, quantity=action.quantity, face=action.face))
+            return msgspec.structs.replace(
+                self,
+                bid=action,
+                bidder=me,
+                bids=(*self.bids, BidCall(me, action.quantity, action.face)),
+                turn=self.next_alive(me),
+            )
+        bid = self.bid
+        assert bid is not None  # liar and calza are only legal after a bid
+        ladder = self.rules.ladder
+        count = ladder.count(self.hands, bid.face, self.palifico)
+        reveal = Revealed(
+            hands=self.hands,
+            quantity=bid.quantity,
+            face=bid.face,
+            count=count,
+            wild=ladder.wild_face(self.palifico),
+        )
+        if isinstance(action, Challenge):
+            events.append(
+                Challenged(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
+            )
+            events.append(reveal)
+            if count >= bid.quantity:
+                return self._end_round("liar", me, count, (me, -1, LOST_CHALLENGE), events)
+            return self._end_round("liar", me, count, (self.bidder, -1, CAUGHT_BLUFFING), events)
+        events.append(
+            CalzaCalled(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
+        )
+        events.append(reveal)
+        if count == bid.quantity:
+            return self._end_round("calza", me, count, (me, +1, CALZA_RIGHT), events)
+        return self._end_round("calza", me, count, (me, -1, CALZA_WRONG), events)
+
+    def _end_round(
+        self,
+        call: str,
+        caller: int,
+        count: int,
+        change: tuple[int, int, str],
+        events: list[Event],
+    ) -> LiarsDiceState:
+        rules: LiarsDiceRules = self.rules
+        player, delta, reason = change
+        dice = list(self.dice)
+        before = dice[player]
+        dice[player] = max(0, min(rules.dice, before + delta))
+        changed = DiceChanged(
+            player=player, change=dice[player] - before, dice=dice[player], reason=reason
+        )
+        events.append(changed)
+        eliminated: tuple[int, ...] = self.eliminated
+        if dice[player] == 0:
+            eliminated = (*eliminated, player)
+            events.append(Eliminated(player=player))
+        summary = RoundSummary(
+            round=self.round,
+            bids=self.bids,
+            call=call,
+            caller=caller,
+            hands=self.hands,
+            count=count,
+            changes=(changed,),
+        )
+        state = msgspec.structs.replace(
+            self,
+            dice=tuple(dice),
+            eliminated=eliminated,
+            hands=((),) * self.players,
+            bid=None,
+            bidder=-1,
+            bids=(),
+            palifico=False,
+            last_round=summary,
+        )
+        alive = [p for p in range(self.players) if dice[p]]
+        result: GameOver | None = None
+        if rules.single_round:
+            others = tuple(p for p in range(self.players) if p != player)
+            winners, losers = ((player,), others) if delta > 0 else (others, (player,))
+            result = GameOver(winners=winners, losers=losers, standings=winners + losers)
+        elif len(alive) <= 1:
+            result = GameOver(
+                winners=tuple(alive),
+                losers=tuple(eliminated),
+                standings=tuple(alive) + tuple(reversed(eliminated)),
+            )
+        if result is not None:
+            events.append(result)
+            return msgspec.structs.replace(state, phase="over", turn=-1, result=result)
+        # The loser of a challenge, or the calza caller, opens the next round.
+        starter = player if call == "liar" else caller
+        palifico = (
+            rules.palifico
+            and delta < 0
+            and dice[player] == 1
+            and not self.palifico_done[player]
+            and len(alive) >= 3
+        )
+        if palifico:
+            done = list(self.palifico_done)
+            done[player] = True
+            state = msgspec.structs.replace(state, palifico_done=tuple(done))
+        return state._start_round(state.alive_from(starter), self.round + 1, events, palifico)
+
+    def _start_round(
+        self, starter: int, number: int, events: list[Event], palifico: bool = False
+    ) -> LiarsDiceState:
+        n = self.players
+        state = self
+        if number == 1:
+            dice = (self.rules.dice,) * n
+            state = msgspec.structs.replace(
+                self, dice=dice, hands=((),) * n, palifico_done=(False,) * n
+            )
+        events.append(
+            RoundStarted(round=number, starter=starter, dice=state.dice, palifico=palifico)
+        )
+        first_roller = next(p for p in range(n) if state.dice[p])
+        return msgspec.structs.replace(
+            state,
+            phase="roll",
+            turn=first_roller,
+            starter=starter,
+            round=number,
+            palifico=palifico,
+        )
+
+    def _why_illegal(self, action: object) -> str:
+        """A sentence saying why `action` is refused here and what would be accepted."""
+        ladder = self.rules.ladder
+        if isinstance(action, Bid):
+            return ladder.refusal(self.total, self.bid, self.palifico, action)  # type: ignore[no-any-return]
+        if isinstance(action, Challenge | Calza) and self.bid is None:
+            return "nothing has been bid yet: open the round with a bid, e.g. 1x" + str(
+                ladder.biddable_faces(self.palifico)[-1]
+            )
+        if isinstance(action, Calza):
+            return "calza is off in these rules: raise the bid or call liar"
+        if isinstance(action, Action):
+            return f"{action} is not allowed now"
+        return f"{action!r} is not a Liar's Dice action: bid (3x5), call liar, or calza"
+
+
+def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
+    """A game at its first chance node (who starts, or the first cup); 2 to 8 players."""
+    from bluffdice.games.registry import parse_rules
+
+    chosen: LiarsDiceRules = (
+        parse_rules(rules, game="liars-dice")
+        if isinstance(rules, str)
+        else rules or LiarsDiceRules()
+    )
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(
+            f"Liar's Dice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+    state = LiarsDiceState(rules=chosen, players=players)
+    if chosen.start == "first-seat":
+        return state._start_round(0, 1, [])
+    return state
