@@ -102,7 +102,7 @@ def play(
         read=console_reader(out),
         pause=pause if pause is not None else (INTERACTIVE_PAUSE if interactive else 0.0),
     )
-    out.print(heading(spec, chosen, session.names, watch))
+    out.print(heading(spec, chosen, session.names, watch), soft_wrap=True)
     raise typer.Exit(session.run())
 
 
@@ -136,7 +136,9 @@ def bot_count(spec: GameSpec, bots: int | None, opponents: str | None, humans: i
 def heading(spec: GameSpec, rules: Any, names: list[str], watch: bool) -> str:
     text = rules_string(rules)
     preset = preset_name(rules)
-    shown = f"{preset}: {text}" if preset and preset != text else text
+    shown = text
+    if preset:
+        shown = preset if text == spec.name else f"{preset}: {text}"
     who = ", ".join(escape(n) for n in names)
     intro = f"[bold]{spec.title}[/] ({escape(shown)}) · {who}"
     if watch:

@@ -50,13 +50,28 @@ def pick_opponents(game: str, count: int, wanted: Sequence[str], rng: random.Ran
     every bot registered for the game (so new characters join without code changes)."""
     if len(wanted) > count:
         raise ValueError(f"{len(wanted)} opponents named for {count} bot seats")
-    pool = list(wanted)
-    if not pool:
-        pool = sorted(available_bots(game))
-        if not pool:
-            raise ValueError(f"no bots are registered for {game}")
+    pool = list(wanted) or default_mix(game)
+    if not wanted:
         rng.shuffle(pool)
     return list(itertools.islice(itertools.cycle(pool), count))
+
+
+BASELINES = frozenset({"random"})
+"""Bots left out of the default mix: a uniformly random player is a yardstick, not an
+opponent. A bot class can also leave the mix with `in_default_mix = False`."""
+
+
+def default_mix(game: str) -> list[str]:
+    """Every registered bot of the game that makes a sensible opponent, by name."""
+    bots = available_bots(game)
+    if not bots:
+        raise ValueError(f"no bots are registered for {game}")
+    mix = [
+        name
+        for name, cls in sorted(bots.items())
+        if name not in BASELINES and getattr(cls, "in_default_mix", True)
+    ]
+    return mix or sorted(bots)
 
 
 def make_seats(
