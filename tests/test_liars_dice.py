@@ -1,0 +1,362 @@
+"""Single-hand Liar's Dice (Dudo): bidding, the raise rules, wild ones, ones bids,
+calza, palifico, how rounds end and start, and what each player may see."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+import pytest
+
+from bluffdice.games import CHANCE, TERMINAL, IllegalAction, RuleError, parse_rules, rules_string
+from bluffdice.games.liars_dice import (
+    Bid,
+    BidMade,
+    Calza,
+    Challenge,
+    Challenged,
+    Dice,
+    DiceChanged,
+    Eliminated,
+    GameOver,
+    LiarsDiceState,
+    Revealed,
+    Rolled,
+    RoundStarted,
+    YourDice,
+    hand_outcomes,
+    new_game,
+    parse_action,
+)
+
+
+def run(state: LiarsDiceState, *steps: str) -> tuple[LiarsDiceState, list[Any]]:
+    """Apply steps in their text form; returns the state and every event."""
+    events: list[Any] = []
+    for text in steps:
+        state, new = state.apply(parse_action(text))
+        events.extend(new)
+    return state, events
+
+
+def at_bidding(rules: str, *hands: str) -> LiarsDiceState:
+    """A game with seat 0 to open, every cup rolled as given (`"dice 11356"`...); a
+    shorter hand stands for a player who has lost dice before."""
+    state = new_game(parse_rules(rules), len(hands))
+    if state.phase == "seat":
+        state = state.apply(parse_action("first 0")).state
+    state = msgspec.structs.replace(state, dice=tuple(len(h) - 5 for h in hands))
+    state, _ = run(state, *hands)
+    assert state.phase == "bid"
+    return state
+
+
+# --- a whole challenged round, move by move ----------------------------------------------
+
+
+def test_golden_round_of_dudo_bluff_caught() -> None:
+    state = new_game(parse_rules("dudo"), 3)
+    assert state.current_player == CHANCE
+    state, events = run(
+        state,
+        "first 0",
+        "dice 11356",
+        "dice 22456",
+        "dice 33366",
+        "3x3",
+        "4x3",
+        "2x1",  # ones: half of 4, rounded up
+        "7x6",  # back from 2 ones needs 2*2+1 = 5 or more
+        "liar",
+    )
+    assert events == [
+        RoundStarted(round=1, starter=0, dice=(5, 5, 5), palifico=False),
+        Rolled(player=0, count=5),
+        YourDice(player=0, dice=(1, 1, 3, 5, 6)),
+        Rolled(player=1, count=5),
+        YourDice(player=1, dice=(2, 2, 4, 5, 6)),
+        Rolled(player=2, count=5),
+        YourDice(player=2, dice=(3, 3, 3, 6, 6)),
+        BidMade(player=0, quantity=3, face=3),
+        BidMade(player=1, quantity=4, face=3),
+        BidMade(player=2, quantity=2, face=1),
+        BidMade(player=0, quantity=7, face=6),
+        Challenged(player=1, bidder=0, quantity=7, face=6),
+        # sixes: 1 + two wild ones, 1, 2 = 6 < 7: the bidder was bluffing
+        Revealed(
+            hands=((1, 1, 3, 5, 6), (2, 2, 4, 5, 6), (3, 3, 3, 6, 6)),
+            quantity=7,
+            face=6,
+            count=6,
+            wild=1,
+        ),
+        DiceChanged(player=0, change=-1, dice=4, reason="caught_bluffing"),
+        RoundStarted(round=2, starter=0, dice=(4, 5, 5), palifico=False),
+    ]
+    assert state.phase == "roll" and state.dice == (4, 5, 5)
+    assert state.chance_outcomes()[0][0] == Dice((1, 1, 1, 1))  # seat 0 rolls 4 dice now
+    summary = state.last_round
+    assert summary is not None and summary.count == 6 and summary.call == "liar"
+    assert [str(b.quantity) + "x" + str(b.face) for b in summary.bids] == [
+        "3x3",
+        "4x3",
+        "2x1",
+        "7x6",
+    ]
+
+
+def test_challenger_loses_when_the_bid_holds_and_starts_next_round() -> None:
+    state = at_bidding("liars-dice", "dice 11356", "dice 22456", "dice 33366")
+    state, events = run(state, "6x3", "liar")  # threes: 1 + 2 wild + 3 = 6
+    assert DiceChanged(player=1, change=-1, dice=4, reason="lost_challenge") in events
+    assert state.dice == (5, 4, 5) and state.starter == 1
+
+
+# --- the three raise rules (and the loose reading of the third) ------------------------
+
+
+@pytest.mark.parametrize(
+    "rule,allowed,refused",
+    [
+        # rule 1: higher quantity of any face, or the same quantity of a higher face
+        ("reset-face", ["3x5", "4x2", "4x6"], ["3x3", "2x6"]),
+        # rule 2: higher quantity of the same face, or any quantity of a higher face
+        ("reset-quantity", ["4x4", "1x5", "2x6"], ["4x3", "3x3", "3x4"]),
+        # rule 3: higher quantity of the same face, or the same quantity of a higher face
+        ("strict", ["4x4", "3x6"], ["4x5", "2x6", "4x3"]),
+        # rule 3 read loosely: nothing goes down, something goes up
+        ("no-lowering", ["4x5", "3x5", "4x4"], ["2x6", "4x3"]),
+    ],
+)
+def test_raise_rules(rule: str, allowed: list[str], refused: list[str]) -> None:
+    state = at_bidding(f"liars-dice(raise={rule},wild=off)", "dice 12345", "dice 23456")
+    state, _ = run(state, "3x4")
+    legal = set(state.legal_actions())
+    for text in allowed:
+        assert parse_action(text) in legal, text
+        state.apply(parse_action(text))
+    for text in refused:
+        assert parse_action(text) not in legal, text
+        with pytest.raises(IllegalAction, match="last bid was 3 fours"):
+            state.apply(parse_action(text))
+
+
+def test_bids_are_bounded_by_the_dice_in_play() -> None:
+    state = at_bidding("liars-dice(dice=2)", "dice 12", "dice 23")
+    assert max(a.quantity for a in state.legal_actions() if isinstance(a, Bid)) == 4
+    with pytest.raises(IllegalAction, match="only 4 dice in play"):
+        state.apply(Bid(5, 6))
+    with pytest.raises(IllegalAction, match="dice show 1 to 6"):
+        state.apply(Bid(1, 7))
+
+
+# --- wild faces ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "wild,count",
+    [("ones", 2 + 4), ("off", 2), ("highest", 2 + 2)],  # fives (+ wild) among the cups
+)
+def test_wild_faces_count_as_the_bid_face(wild: str, count: int) -> None:
+    state = at_bidding(f"liars-dice(wild={wild},dice=3)", "dice 155", "dice 116", "dice 136")
+    state, events = run(state, "1x5", "liar")
+    revealed = next(e for e in events if isinstance(e, Revealed))
+    assert revealed.count == count
+
+
+def test_wild_ones_cannot_be_bid_without_the_ones_option() -> None:
+    state = at_bidding("liars-dice", "dice 11111", "dice 22222")
+    assert all(a.face != 1 for a in state.legal_actions() if isinstance(a, Bid))
+    with pytest.raises(IllegalAction, match="ones are wild"):
+        state.apply(Bid(2, 1))
+
+
+# --- bids on ones (ones_bids) ----------------------------------------------------------
+
+
+def test_ones_bids_halve_and_double() -> None:
+    state = at_bidding("dudo", "dice 11356", "dice 22456")
+    with pytest.raises(IllegalAction, match="may not open on ones"):
+        state.apply(Bid(2, 1))
+    after_five = run(state, "5x4")[0]
+    assert Bid(3, 1) in after_five.legal_actions()  # half of 5, rounded up
+    with pytest.raises(IllegalAction, match="at least 3 ones"):
+        after_five.apply(Bid(2, 1))
+    on_ones = run(after_five, "3x1")[0]
+    assert Bid(4, 1) in on_ones.legal_actions()
+    assert Bid(7, 2) in on_ones.legal_actions()  # 2*3+1
+    with pytest.raises(IllegalAction, match="at least 7 dice"):
+        on_ones.apply(Bid(6, 6))
+    # ones are counted once when ones are bid (no double counting of wild ones)
+    _, events = run(on_ones, "liar")
+    assert next(e for e in events if isinstance(e, Revealed)).count == 2
+
+
+def test_ones_bids_need_wild_ones() -> None:
+    with pytest.raises(RuleError, match="needs wild=ones"):
+        parse_rules("liars-dice(wild=off,ones_bids=on)")
+
+
+# --- calza -----------------------------------------------------------------------------
+
+
+def test_calza_right_wins_a_die_back_and_the_caller_starts() -> None:
+    state = at_bidding("perudo", "dice 1356", "dice 22456", "dice 33366")
+    state, events = run(state, "4x5", "calza")  # fives: 5 and wild 1, 5: 3, not 4
+    assert DiceChanged(player=1, change=-1, dice=4, reason="calza_wrong") in events
+    assert state.starter == 1
+
+    state = at_bidding("perudo", "dice 1356", "dice 22456", "dice 33366")
+    state, events = run(state, "3x5", "calza")  # fives: 5 and wild 1, 5 = exactly 3
+    assert DiceChanged(player=1, change=0, dice=5, reason="calza_right") in events  # full cup
+    state = at_bidding("perudo", "dice 1356", "dice 22456", "dice 33366")
+    state, events = run(state, "1x2", "2x2", "calza")  # twos: 1 wild + 2 = 3 != 2
+    assert DiceChanged(player=2, change=-1, dice=4, reason="calza_wrong") in events
+
+
+def test_calza_gives_back_a_lost_die() -> None:
+    state = at_bidding("perudo", "dice 1356", "dice 22456", "dice 33366")
+    state, events = run(state, "1x2", "3x2", "4x6", "calza")  # sixes: 1+1 +1 +2 = 5
+    assert DiceChanged(player=0, change=-1, dice=3, reason="calza_wrong") in events
+    state = at_bidding("perudo", "dice 1356", "dice 22456", "dice 33366")
+    state, events = run(state, "1x2", "3x2", "5x6", "calza")
+    assert DiceChanged(player=0, change=1, dice=5, reason="calza_right") in events
+    assert state.starter == 0
+
+
+def test_calza_is_refused_when_off_or_before_a_bid() -> None:
+    state = at_bidding("dudo", "dice 12345", "dice 12345")
+    with pytest.raises(IllegalAction, match="nothing has been bid"):
+        state.apply(Calza())
+    with pytest.raises(IllegalAction, match="calza is off"):
+        run(state, "1x2")[0].apply(Calza())
+
+
+# --- palifico --------------------------------------------------------------------------
+
+
+def _down_to_one(rules: str, players: int = 3) -> LiarsDiceState:
+    """Seat 0 holds two dice and loses one: the next round is theirs to open."""
+    hands = ["dice 23", "dice 22456", "dice 33366"][:players]
+    state = at_bidding(rules, *hands)
+    return run(state, "7x6", "liar")[0]
+
+
+def test_palifico_round_fixes_the_face_and_ones_are_not_wild() -> None:
+    state = _down_to_one("perudo")
+    assert state.palifico and state.starter == 0 and state.dice == (1, 5, 5)
+    state, _ = run(state, "dice 1", "dice 11456", "dice 33366")
+    assert Bid(1, 1) in state.legal_actions()  # ones may open a palifico round
+    state, _ = run(state, "2x3")
+    assert set(state.legal_actions()) - {Challenge(), Calza()} == {Bid(q, 3) for q in range(3, 12)}
+    with pytest.raises(IllegalAction, match="palifico round: the face stays threes"):
+        state.apply(Bid(3, 4))
+    state, events = run(state, "3x3", "liar")  # threes, ones not wild: exactly 3
+    assert next(e for e in events if isinstance(e, Revealed)).wild == 0
+    assert not state.palifico
+
+
+def test_palifico_only_once_and_only_with_three_players() -> None:
+    assert not _down_to_one("perudo", players=2).palifico
+    assert not _down_to_one("dudo").palifico  # option off
+    state = _down_to_one("perudo")
+    assert state.palifico_done == (True, False, False)
+    state = msgspec.structs.replace(state, palifico=False, dice=(2, 5, 5))
+    state = run(state, "dice 23", "dice 22456", "dice 33366", "7x6", "liar")[0]
+    assert state.dice[0] == 1 and not state.palifico
+
+
+# --- how rounds and games end ----------------------------------------------------------
+
+
+def test_eliminated_loser_hands_the_start_to_the_next_player_and_last_wins() -> None:
+    state = at_bidding("liars-dice(dice=1)", "dice 2", "dice 3", "dice 4")
+    state, events = run(state, "3x6", "liar")
+    assert Eliminated(player=0) in events and state.starter == 1
+    state, events = run(state, "dice 5", "dice 5", "2x5", "liar")
+    assert Eliminated(player=2) in events
+    assert state.current_player == TERMINAL
+    assert events[-1] == GameOver(winners=(1,), losers=(0, 2), standings=(1, 2, 0))
+    assert state.returns() == (-0.5, 1.0, -0.5)
+
+
+def test_single_round_ends_at_the_first_challenge_zero_sum() -> None:
+    state = at_bidding("dudo-single-round", "dice 12345", "dice 12345", "dice 12345")
+    state, events = run(state, "9x6", "liar")
+    assert state.is_terminal and isinstance(events[-1], GameOver)
+    assert state.returns() == (-1.0, 0.5, 0.5)
+    assert sum(state.returns()) == 0
+
+
+def test_openspiel_preset_is_one_die_sixes_wild_player_zero_first() -> None:
+    rules = parse_rules("openspiel")
+    assert rules_string(rules) == (
+        "liars-dice(dice=1,wild=highest,single_round=on,start=first-seat)"
+    )
+    state = new_game(rules, 2)
+    assert state.phase == "roll" and state.turn == 0
+    state, events = run(state, "dice 6", "dice 3", "2x3", "liar")  # the 6 is wild
+    assert state.returns() == (1.0, -1.0)
+
+
+# --- chance, views, text forms ---------------------------------------------------------
+
+
+def test_a_cup_is_rolled_as_one_sorted_hand_with_exact_odds() -> None:
+    outcomes = hand_outcomes(5, 6)
+    assert len(outcomes) == 252
+    assert sum(p for _, p in outcomes) == 1
+    odds = dict(outcomes)
+    assert odds[(1, 1, 1, 1, 1)] == Fraction(1, 7776)
+    assert odds[(1, 2, 3, 4, 5)] == Fraction(120, 7776)
+    assert odds[(2, 2, 3, 3, 3)] == Fraction(10, 7776)
+
+
+def test_views_hold_only_the_viewers_own_dice() -> None:
+    state = at_bidding("dudo", "dice 11356", "dice 22456", "dice 33366")
+    for player, hand in enumerate(state.hands):
+        view = state.view(player)
+        assert view.my_dice == hand
+        encoded = msgspec.json.encode(view)
+        for other, other_hand in enumerate(state.hands):
+            if other != player:
+                assert msgspec.json.encode(other_hand) not in encoded
+    assert state.view(None).my_dice is None
+    assert state.view(0).legal_actions and not state.view(1).legal_actions
+    assert all(not v.view(1).my_dice or v.view(1) == state.view(1) for v in [state])
+    for variant in state.indistinguishable(1):
+        assert variant.view(1) == state.view(1)
+
+
+def test_text_forms_round_trip() -> None:
+    for text in ["3x5", "3 fives", "3 5", "bid 3 5", "3 x 5", "3×5"]:
+        assert parse_action(text) == Bid(3, 5)
+    assert parse_action("liar") == parse_action("challenge") == parse_action("dudo")
+    assert parse_action("dice 63351") == Dice((1, 3, 3, 5, 6))
+    state = at_bidding("perudo", "dice 11356", "dice 22456", "dice 33366")
+    state = run(state, "3x3")[0]
+    for action in state.legal_actions():
+        assert parse_action(str(action)) == action
+    with pytest.raises(ValueError, match="not a Liar's Dice action"):
+        parse_action("banana")
+
+
+def test_refused_actions_change_nothing() -> None:
+    state = at_bidding("dudo", "dice 11356", "dice 22456")
+    before = msgspec.structs.replace(state)
+    for bad in [Challenge(), Bid(0, 3), Bid(11, 3), "3x3", None, Dice((1, 2, 3, 4, 5))]:
+        with pytest.raises(IllegalAction):
+            state.apply(bad)
+    assert state == before
+    roll = new_game(parse_rules("openspiel"), 2)
+    for bad in [Dice((7,)), Dice((1, 2)), Bid(1, 2), Dice([3])]:  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction):
+            roll.apply(bad)
+
+
+def test_player_counts() -> None:
+    with pytest.raises(RuleError):
+        new_game(parse_rules("dudo"), 9)
+    with pytest.raises(RuleError):
+        new_game(parse_rules("dudo"), 1)
