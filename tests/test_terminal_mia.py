@@ -12,7 +12,14 @@ from rich.text import Text
 
 from bluffdice.games import parse_rules
 from bluffdice.games.mia import Announce, BeatMia, Challenge, GiveUp, Look, Pass, Roll
-from bluffdice.games.mia.actions import GameOver, Penalty, Rolled, RoundStarted
+from bluffdice.games.mia.actions import (
+    CheersShown,
+    GameOver,
+    MiaAttempt,
+    Penalty,
+    Rolled,
+    RoundStarted,
+)
 from bluffdice.terminal import PRESENTERS, presenter_for
 from bluffdice.terminal.mia import MiaPresenter
 from tests.conftest import script
@@ -114,7 +121,7 @@ def test_hints_name_the_moves_and_the_odds_of_believing() -> None:
     )
     assert "your 31 is too low: bluff" in p.hint(looked)
     responding = p.hint(view_after("classic", ["first 2", "roll", "dice 43", "54"]))
-    assert "believe 54; a fresh roll beats it 50%" in responding and "pass 54" in responding
+    assert "believe 54: a roll beats it 50%" in responding and "pass 54" in responding
     facing_mia = p.hint(view_after("classic", ["first 2", "roll", "dice 43", "21"]))
     assert "give-up" in facing_mia and "beat" not in facing_mia
     assert "beat" in presenter("mia(beat_mia=on)").hint(
@@ -180,3 +187,12 @@ def test_every_game_with_a_presenter_is_a_registered_game() -> None:
 
     for name in PRESENTERS:
         assert get_game(name).name == name
+
+
+def test_an_open_roll_against_mia_and_cheers_read_plainly() -> None:
+    p = presenter("meyer(beat_mia=on)")
+    assert plain(p.event(MiaAttempt(player=1, value=42), NAMES, 0)) == (
+        "The open roll shows 42: not a Mia."
+    )
+    assert "Mia is beaten" in plain(p.event(MiaAttempt(player=1, value=21), NAMES, 0))
+    assert plain(p.event(CheersShown(player=2), NAMES, 0)).startswith("Bluffer shows a 32: cheers!")

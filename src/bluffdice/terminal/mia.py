@@ -122,10 +122,9 @@ class MiaPresenter:
         if isinstance(event, GaveUp):
             return self.says(event.player, names, viewer, "give up", "gives up") + " against Mia."
         if isinstance(event, MiaAttempt):
-            who = self.name(event.player, names, viewer)
             if event.value == MIA:
-                return f"{who} rolled openly: [bold]21[/]. Mia is beaten!"
-            return f"{who} rolled openly: {self.ranking.name(event.value)}, not a Mia."
+                return "The open roll shows [bold]21[/]: Mia is beaten!"
+            return f"The open roll shows {self.ranking.name(event.value)}: not a Mia."
         if isinstance(event, CheersShown):
             who = self.says(event.player, names, viewer, "show", "shows")
             return f"{who} a 32: [bold]cheers![/] The round starts again, nobody pays."
@@ -151,10 +150,10 @@ class MiaPresenter:
         verb = self.says(event.player, names, viewer, "challenge", "challenges")
         return f"{verb} {whose} {self.ranking.name(event.announced)}: the cup is lifted."
 
-    def _revealed(self, event: Revealed) -> str:
+    def _revealed(self, event: Revealed) -> str | None:
         shown = f"[bold]{self.ranking.name(event.value)}[/]"
         if event.announced is None or event.truthful is None:
-            return f"The dice show {shown}."
+            return None  # cheers: the 32 was shown by the player's own move
         verdict = "[green]the announcement was true[/]" if event.truthful else "[red]a lie[/]"
         return f"The dice show {shown}: {verdict}."
 
@@ -293,13 +292,10 @@ class MiaPresenter:
         assert v.announced is not None
         said = self.ranking.name(v.announced)
         odds = f"{float(self.beat_chance(v.announced)):.0%}"
-        parts = [
-            f"[bold]roll[/] (believe {said}; a fresh roll beats it {odds} of the time)",
-            "[bold]challenge[/]",
-        ]
+        text = f"[bold]roll[/] (believe {said}: a roll beats it {odds} of the time), "
         if any(isinstance(a, Pass) for a in v.legal_actions):
-            parts.append(f"[bold]pass {v.announced}[/] (or higher) without rolling")
-        return ", ".join(parts[:-1]) + " or " + parts[-1]
+            return text + f"[bold]challenge[/] or [bold]pass {v.announced}[/] (or higher) unseen"
+        return text + "or [bold]challenge[/]"
 
     def _mia_hint(self, v: MiaView) -> str:
         parts = [

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
@@ -148,13 +148,13 @@ class Session:
             self.errors.print("\nInterrupted: the game is abandoned.")
             return EXIT_INTERRUPT
         except LeaveTable:
-            self.console.print("You left the table; the game is abandoned.")
+            self.say("You left the table; the game is abandoned.")
             return 0
         except SessionError as exc:
             self.errors.print(f"[bold red]error:[/] {escape(str(exc))}")
             return EXIT_BOT_ERROR
         final = self.game.state.view(self.human)
-        self.console.print(self.presenter.result(final, self.names))
+        self.show(self.presenter.result(final, self.names))
         return 0
 
     # --- one step --------------------------------------------------------------------
@@ -200,9 +200,9 @@ class Session:
         view = self.game.state.view(player)
         if self._table_due:
             self.console.print()
-            self.console.print(self.presenter.table(view, self.names))
+            self.show(self.presenter.table(view, self.names))
             self._table_due = False
-        self.say(f"You can: {self.presenter.hint(view)}  [dim](help: all commands)[/]")
+        self.say(f"You can: {self.presenter.hint(view)} [dim](or help)[/]")
         while True:
             text = self.read("[bold cyan]>[/] ").strip()
             if self._command(text, view):
@@ -221,9 +221,9 @@ class Session:
         if word in ("", "hint", "?"):
             self.say(f"You can: {self.presenter.hint(view)}")
         elif word in ("help", "h"):
-            self.console.print(self._help(view))
+            self.show(self._help(view))
         elif word in ("table", "t"):
-            self.console.print(self.presenter.table(view, self.names))
+            self.show(self.presenter.table(view, self.names))
         elif word in ("quit", "exit", "q"):
             raise LeaveTable
         else:
@@ -247,11 +247,17 @@ class Session:
     def say(self, line: str) -> None:
         """One line of commentary, never broken by Rich (the terminal wraps it, and
         piped output keeps one line per event for scripts)."""
-        self.console.print(line, soft_wrap=True)
+        self.console.print(line, soft_wrap=True, highlight=False)
+
+    def show(self, thing: RenderableType) -> None:
+        """A table or screen, in the presenter's colours only (no number highlighting)."""
+        self.console.print(thing, highlight=False)
 
     def _narrate(self, before: GameState, events: Sequence[Event]) -> None:
         viewer = self.human
         cut = self.presenter.round_break(events)
+        if cut is not None:
+            self._table_due = True
         for index, event in enumerate(events):
             if index == cut:
                 self._round_end(before)
