@@ -60,6 +60,7 @@ _BUILTINS = (
     "bluffdice.bots.random_bot",
     "bluffdice.bots.mia_basic",
     "bluffdice.bots.mia_characters",
+    "bluffdice.bots.mia_odds",
 )
 
 
