@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bluffdice.games.common_hand.actions import (
     Challenge,
@@ -16,13 +16,14 @@ from bluffdice.games.common_hand.actions import (
     claim_of,
 )
 from bluffdice.games.common_hand.hands import claim_keys, hand_key
-from bluffdice.games.rulestring import format_rules, option
+from bluffdice.games.liars_dice.dice import RulesValue
+from bluffdice.games.rulestring import option
 
 _CHALLENGE = Challenge()
 
 
 @dataclass(frozen=True)
-class CommonHandRules:
+class CommonHandRules(RulesValue):
     """One common-hand rule set; the defaults are documented in docs/rules/common-hand.md."""
 
     game_name: ClassVar[str] = "common-hand"
@@ -51,18 +52,6 @@ class CommonHandRules:
             "first-seat": "seat 0",
         },
     )
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> CommonHandRules:
-        """Rules are immutable values: copies share them (and their cached tables)."""
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle the options only, not the cached tables."""
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
-
-    @cached_property
-    def text(self) -> str:
-        return format_rules(self.game_name, self)
 
     @cached_property
     def table(self) -> ClaimTable:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -41,7 +40,7 @@ from bluffdice.games.common_hand.actions import (
 )
 from bluffdice.games.common_hand.hands import describe_key, face_name
 from bluffdice.games.common_hand.rules import CommonHandRules
-from bluffdice.games.liars_dice.dice import hand_outcomes
+from bluffdice.games.liars_dice.dice import roll_table, zero_sum_returns
 
 PLAYERS = 2
 DICE = 5
@@ -49,12 +48,6 @@ FACES = 6
 
 CAUGHT_BLUFFING = "caught_bluffing"  # the claimer's dice did not make the claim
 LOST_CHALLENGE = "lost_challenge"  # the claim held: the challenger loses
-
-
-@lru_cache(maxsize=8)
-def _roll_table(count: int) -> tuple[tuple[tuple[Dice, Fraction], ...], frozenset[Dice]]:
-    outcomes = tuple((Dice(hand), p) for hand, p in hand_outcomes(count, FACES))
-    return outcomes, frozenset(o for o, _ in outcomes)
 
 
 class Call(msgspec.Struct, frozen=True):
@@ -148,9 +141,9 @@ class CommonHandState(msgspec.Struct, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[CommonHandOutcome, Fraction]]:
         if self.phase == "roll":
-            return _roll_table(DICE)[0]
+            return roll_table(Dice, DICE, FACES)[0]
         if self.phase == "reroll":
-            return _roll_table(self.rerolling)[0]
+            return roll_table(Dice, self.rerolling, FACES)[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
             return [(FirstPlayer(i), p) for i in range(self.players)]
@@ -212,7 +205,7 @@ class CommonHandState(msgspec.Struct, frozen=True):
         """+1 to the winner, -1 to the loser; 0 before the end."""
         if self.result is None:
             return (0.0,) * self.players
-        return tuple(1.0 if p in self.result.winners else -1.0 for p in range(self.players))
+        return zero_sum_returns(self.players, self.result.winners, self.result.losers)
 
     def indistinguishable(self, player: int | None) -> list[CommonHandState]:
         """States `player` cannot tell from this one: the other cup holds other dice."""
@@ -262,7 +255,7 @@ class CommonHandState(msgspec.Struct, frozen=True):
         if (
             not isinstance(outcome, Dice)
             or not isinstance(outcome.dice, tuple)
-            or outcome not in _roll_table(count)[1]
+            or outcome not in roll_table(Dice, count, FACES)[1]
         ):
             raise IllegalAction(
                 f"chance must roll {count} dice, sorted (e.g. dice " + "9" * count + ")"

@@ -1,4 +1,5 @@
-"""Rolls of several dice as sorted hands, with exact multinomial probabilities.
+"""Rolls of several dice as sorted hands, with exact multinomial probabilities, and
+the small pieces both dice-cup games share.
 
 A cup of five dice has 7776 ordered rolls but only 252 distinct hands once the dice are
 sorted, and nobody at the table can tell the order apart. Rolling a whole hand as one
@@ -9,12 +10,18 @@ chance outcome keeps enumeration exact and small: the solver and the odds tables
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import fields
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
+from typing import Any, ClassVar, Self, TypeVar
+
+from bluffdice.games.rulestring import format_rules
 
 Hand = tuple[int, ...]
+_O = TypeVar("_O")
 
 
 def hand_weight(hand: Hand) -> int:
@@ -43,3 +50,42 @@ def is_hand(hand: object, dice: int, faces: int) -> bool:
         and all(isinstance(d, int) and 1 <= d <= faces for d in hand)
         and all(a <= b for a, b in zip(hand, hand[1:], strict=False))
     )
+
+
+@lru_cache(maxsize=256)
+def roll_table(
+    outcome: Callable[[Hand], _O], dice: int, faces: int
+) -> tuple[tuple[tuple[_O, Fraction], ...], frozenset[_O]]:
+    """The chance outcomes of rolling `dice` dice, each hand wrapped by `outcome` (a
+    game's `Dice` struct), and the set of them for quick legality checks."""
+    outcomes = tuple((outcome(hand), p) for hand, p in hand_outcomes(dice, faces))
+    return outcomes, frozenset(o for o, _ in outcomes)
+
+
+class RulesValue:
+    """Shared by the frozen rules dataclasses of the dice games: rules are values."""
+
+    game_name: ClassVar[str]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """Copies share an immutable rule set (and its cached tables)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the options only, not the cached tables."""
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))  # type: ignore[arg-type]
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical rule string, e.g. `liars-dice(dice=3,calza=on)`."""
+        return format_rules(self.game_name, self)
+
+
+def zero_sum_returns(
+    players: int, winners: tuple[int, ...], losers: tuple[int, ...]
+) -> tuple[float, ...]:
+    """The winners share +1 and the losers share -1; anyone else gets 0."""
+    if not winners or not losers:
+        return (0.0,) * players
+    win, lose = 1.0 / len(winners), -1.0 / len(losers)
+    return tuple(win if i in winners else lose if i in losers else 0.0 for i in range(players))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from bluffdice.games.base import RuleError
-from bluffdice.games.rulestring import format_rules, option
+from bluffdice.games.liars_dice.dice import RulesValue
+from bluffdice.games.rulestring import option
 
 if TYPE_CHECKING:
     from bluffdice.games.liars_dice.bids import BidLadder
@@ -25,7 +26,7 @@ RAISE_RULES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class LiarsDiceRules:
+class LiarsDiceRules(RulesValue):
     """One single-hand rule set. The defaults are the game of seed 003 (RULES.md 2)."""
 
     game_name: ClassVar[str] = "liars-dice"
@@ -82,19 +83,6 @@ class LiarsDiceRules:
                 "liars-dice option ones_bids=on needs wild=ones: without wild ones, ones are "
                 "an ordinary face and can always be bid"
             )
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LiarsDiceRules:
-        """Rules are immutable values: copies share them (and their cached tables)."""
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle the options only, not the cached tables."""
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
-
-    @cached_property
-    def text(self) -> str:
-        """The canonical rule string, e.g. `liars-dice(dice=3,calza=on)`."""
-        return format_rules(self.game_name, self)
 
     @cached_property
     def ladder(self) -> BidLadder:

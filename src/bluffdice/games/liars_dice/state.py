@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -39,7 +38,7 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.dice import hand_outcomes
+from bluffdice.games.liars_dice.dice import roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
 MIN_PLAYERS = 2
@@ -50,12 +49,6 @@ LOST_CHALLENGE = "lost_challenge"  # the challenged bid held: the challenger los
 CAUGHT_BLUFFING = "caught_bluffing"  # the challenged bid failed: the bidder loses a die
 CALZA_RIGHT = "calza_right"
 CALZA_WRONG = "calza_wrong"
-
-
-@lru_cache(maxsize=128)
-def _roll_table(dice: int, faces: int) -> tuple[tuple[tuple[Dice, Fraction], ...], frozenset[Dice]]:
-    outcomes = tuple((Dice(hand), p) for hand, p in hand_outcomes(dice, faces))
-    return outcomes, frozenset(o for o, _ in outcomes)
 
 
 class BidCall(msgspec.Struct, frozen=True):
@@ -154,7 +147,7 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
         if self.phase == "roll":
-            return _roll_table(self.dice[self.turn], self.rules.faces)[0]
+            return roll_table(Dice, self.dice[self.turn], self.rules.faces)[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
             return [(FirstPlayer(i), p) for i in range(self.players)]
@@ -217,14 +210,8 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
     def returns(self) -> tuple[float, ...]:
         """Zero-sum payoffs at the end: the winners share +1, the losers share -1."""
         if self.result is None:
-            return tuple(0.0 for _ in range(self.players))
-        winners, losers = self.result.winners, self.result.losers
-        if not winners or not losers:
-            return tuple(0.0 for _ in range(self.players))
-        win, lose = 1.0 / len(winners), -1.0 / len(losers)
-        return tuple(
-            win if i in winners else lose if i in losers else 0.0 for i in range(self.players)
-        )
+            return (0.0,) * self.players
+        return zero_sum_returns(self.players, self.result.winners, self.result.losers)
 
     def indistinguishable(self, player: int | None) -> list[LiarsDiceState]:
         """States `player` cannot tell from this one: other cups hold other dice."""
@@ -290,7 +277,7 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
         if (
             not isinstance(outcome, Dice)
             or not isinstance(outcome.dice, tuple)
-            or outcome not in _roll_table(count, self.rules.faces)[1]
+            or outcome not in roll_table(Dice, count, self.rules.faces)[1]
         ):
             raise IllegalAction(
                 f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
