@@ -59,6 +59,7 @@ def available_bots(game: str = "mia") -> dict[str, type[Bot]]:
 _BUILTINS = (
     "bluffdice.bots.random_bot",
     "bluffdice.bots.mia_basic",
+    "bluffdice.bots.liars_dice_basic",
     "bluffdice.bots.mia_characters",
     "bluffdice.bots.mia_odds",
 )
