@@ -20,11 +20,21 @@ DEFAULT_BOTS = 3
 INTERACTIVE_PAUSE = 0.8
 
 
-@app.command()
+PLAY_HELP = (
+    "Play a game of Mia against bots in the terminal, or watch bots play (--watch).\n\n"
+    "On your turn type a value (54, 5 4, 4,5, mia), roll, look, challenge (liar), "
+    "pass 65, give-up, beat or cheers; hint says what you can do now, help lists every "
+    "command, quit leaves. The game ends with the winner and the standings."
+)
+
+
+@app.command(help=PLAY_HELP)
 def play(
     game: Annotated[
         str | None,
-        typer.Argument(help="The game: mia (default) or another game of `bluffdice rules`."),
+        typer.Argument(
+            metavar="GAME", help="The game: mia (default) or another game of `bluffdice rules`."
+        ),
     ] = None,
     rules: Annotated[
         str | None,
@@ -47,7 +57,8 @@ def play(
             "--opponents",
             "-o",
             help="Comma-separated bot names, repeated to fill the seats, e.g. "
-            "honest,bluffer (default: a mix of every bot of the game).",
+            "honest,bluffer; a bot of your own as my_bot.py:MyBot (default: a mix of "
+            "every bot character of the game).",
         ),
     ] = None,
     seed: Annotated[
@@ -72,12 +83,7 @@ def play(
         ),
     ] = None,
 ) -> None:
-    """Play a game of Mia against bots in the terminal, or watch bots play (--watch).
-
-    On your turn type a value (54, 5 4, 4,5, mia), roll, look, challenge (liar),
-    pass 65, give-up, beat or cheers; hint says what you can do now, help lists every
-    command, quit leaves. The game ends with the winner and the standings.
-    """
+    """The `play` command; its help text is PLAY_HELP."""
     chosen = resolve_rules(game, rules)
     spec = game_of(chosen)
     humans = 0 if watch else 1

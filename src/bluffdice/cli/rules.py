@@ -19,24 +19,26 @@ from bluffdice.cli.app import app, out, rules_option
 from bluffdice.games.registry import GameSpec, game_of, games, preset_name, rules_string
 from bluffdice.games.rulestring import OptionInfo, allowed_text, describe_value, option_infos
 
+RULES_HELP = (
+    "List the games and their presets, or explain every option of one rule set.\n\n"
+    "A rule string is a preset or game name with options in brackets: meyer(lives=3), "
+    "mia(doubles_ascending=on,pass=off). Options left out keep the preset's values."
+)
 
-@app.command()
+
+@app.command(help=RULES_HELP)
 def rules(
     ruleset: Annotated[
         str | None,
         typer.Argument(
+            metavar="RULESET",
             help="A preset (classic, meyer, ...), a game name or a rule string such as "
-            "'mia(lives=3,pass=off)'. Leave out to list the games and presets."
+            "'mia(lives=3,pass=off)'. Leave out to list the games and presets.",
         ),
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print JSON and nothing else.")] = False,
 ) -> None:
-    """List the games and their presets, or explain every option of one rule set.
-
-    A rule string is a preset or game name with options in brackets:
-    meyer(lives=3), mia(doubles_ascending=on,pass=off). Options left out keep the
-    preset's values.
-    """
+    """The `rules` command; its help text is RULES_HELP."""
     if ruleset is None:
         listing = [game_entry(spec) for spec in games()]
         if json:
