@@ -62,6 +62,7 @@ _BUILTINS = (
     "bluffdice.bots.liars_dice_basic",
     "bluffdice.bots.mia_characters",
     "bluffdice.bots.mia_odds",
+    "bluffdice.bots.liars_dice",
 )
 
 

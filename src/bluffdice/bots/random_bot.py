@@ -12,7 +12,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions of its view; plays any game."""
 
     name = "random"
-    games = ("mia",)
+    games = ("mia", "liars-dice", "common-hand")
     description = "a uniformly random legal action: the baseline"
 
     def act(self, view: Any) -> Any:

@@ -255,7 +255,7 @@ def _table(
     table.add_column("bot", style="bold", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("losses" if losses else "wins", justify="right")
-    table.add_column("lives left" if standings.lives_mode else "score", justify="right")
+    table.add_column(standings.left if standings.lives_mode else "score", justify="right")
     table.add_column(("loss" if losses else "win") + " %", justify="right")
     table.add_column("95 % CI", justify="right", no_wrap=True)
     table.add_column("mu", justify="right")
@@ -274,7 +274,7 @@ def _table(
         )
     table.caption = (
         ("losses: first out; " if losses else "")
-        + "lives left and score are means per game; 95 % CI: Wilson; mu, sigma: openskill "
-        "Plackett-Luce"
+        + f"{standings.left if standings.lives_mode else 'score'}: mean per game; "
+        "95 % CI: Wilson; mu, sigma: openskill Plackett-Luce"
     )
     return table

@@ -95,7 +95,11 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
     state: Any = game.state
     view: Any = state.view(None)
     result = view.result
-    lives = tuple(getattr(view, "lives", (0,) * players))
+    # Lives left in Mia; dice left in Liar's Dice; zeros where a game has neither.
+    left = getattr(view, "lives", None)
+    if left is None and isinstance(getattr(view, "dice", None), tuple):
+        left = view.dice
+    lives = tuple(left) if left is not None else (0,) * players
     score = tuple(getattr(view, "score", lives))
     return GameResult(
         index=job.index,

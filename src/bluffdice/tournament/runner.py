@@ -127,6 +127,7 @@ def standings_for(config: TournamentConfig) -> Standings:
         names=list(config.names),
         count_losses=getattr(rules, "end", None) == "first_out" and mode == "lives",
         lives_mode=mode == "lives",
+        left="dice left" if config.game == "liars-dice" else "lives left",
     )
 
 

@@ -69,6 +69,8 @@ class Standings:
     count_losses: bool = False
     """Rate losses instead of wins: for games that end when the first player is out."""
     lives_mode: bool = True
+    left: str = "lives left"
+    """What `mean_lives` counts, for the table: lives left, or dice left in Liar's Dice."""
     model: Any = field(default_factory=PlackettLuce)
     games: int = 0
     _tallies: dict[str, _Tally] = field(default_factory=dict)
