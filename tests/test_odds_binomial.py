@@ -46,9 +46,7 @@ def test_counts_match_enumeration_of_all_dice(
         truth = enumerate_counts(dice, face, own, faces, wild)
         assert [c.p_exactly for c in odds.counts] == [truth[q] for q in range(dice + 1)]
         for q in range(dice + 2):
-            assert odds.p_at_least(q) == sum(
-                (p for k, p in truth.items() if k >= q), Fraction(0)
-            )
+            assert odds.p_at_least(q) == sum((p for k, p in truth.items() if k >= q), Fraction(0))
         assert odds.expected == sum(q * p for q, p in truth.items())
         holding = [q for q in range(dice + 1) if odds.p_at_least(q) >= Fraction(1, 2)]
         assert odds.best_bid == max(holding)

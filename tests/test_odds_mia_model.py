@@ -30,7 +30,9 @@ MEYER = PRESETS["meyer"]
 ROLLS = [value_of(a, b) for a, b in itertools.product(range(1, 7), repeat=2)]
 
 
-def enumerate_p_true(rules: MiaRules, previous: int | None, announced: int, spread: int) -> Fraction:
+def enumerate_p_true(
+    rules: MiaRules, previous: int | None, announced: int, spread: int
+) -> Fraction:
     """The model's chance by counting the 36 rolls (non-pips rules: one value per tier)."""
     rank = rules.ranking.rank
 
