@@ -1,4 +1,4 @@
-"""Bots for Liar's Dice (single hand) and common hand: a counter, a bluffer, random.
+"""Bots for Liar's Dice (single hand) and common hand: counters, honest players, bluffers.
 
 They read only their view: their own dice, the bids so far and the legal actions. The
 single-hand bots weigh every bid by the exact binomial chance that enough dice show it;
@@ -13,7 +13,6 @@ from math import comb
 from typing import Any
 
 from bluffdice.bots.base import Bot, register_bot
-from bluffdice.bots.random_bot import RandomBot
 from bluffdice.games.common_hand import (
     Challenge as ClaimChallenge,
 )
@@ -26,13 +25,6 @@ from bluffdice.games.common_hand import (
 from bluffdice.games.common_hand.actions import claim_of
 from bluffdice.games.liars_dice import Bid, Calza, Challenge, LiarsDiceView, hand_outcomes
 from bluffdice.games.registry import parse_rules
-
-
-@register_bot
-class RandomDiceBot(RandomBot):
-    """The random baseline, for the Liar's Dice games."""
-
-    games = ("liars-dice", "common-hand")  # type: ignore[assignment]
 
 
 @lru_cache(maxsize=4096)

@@ -12,10 +12,14 @@ from typing import Any
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import game_of
 from bluffdice.terminal.base import Presenter, PresenterFactory
+from bluffdice.terminal.common_hand import CommonHandPresenter
+from bluffdice.terminal.liars_dice import LiarsDicePresenter
 from bluffdice.terminal.mia import MiaPresenter
 
 PRESENTERS: dict[str, PresenterFactory] = {
     "mia": MiaPresenter,
+    "liars-dice": LiarsDicePresenter,
+    "common-hand": CommonHandPresenter,
 }
 
 

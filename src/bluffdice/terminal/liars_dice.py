@@ -1,0 +1,294 @@
+"""Liar's Dice (single hand) at the terminal: the table, commentary, hints and input.
+
+Everything reads a `LiarsDiceView`, so the person at the keyboard sees their own cup and
+the bids, and everyone's dice only when a challenge lifts every cup. The `DicePresenter`
+base holds what common hand shares (names, round ends, the result screen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+
+from bluffdice.bots.liars_dice_basic import at_least
+from bluffdice.games.base import Event, GameState
+from bluffdice.games.liars_dice import (
+    Action,
+    Bid,
+    BidMade,
+    Calza,
+    CalzaCalled,
+    Challenged,
+    DiceChanged,
+    Eliminated,
+    GameOver,
+    LiarsDiceRules,
+    LiarsDiceView,
+    Revealed,
+    RoundStarted,
+    YourDice,
+    face_plural,
+    parse_action,
+)
+from bluffdice.terminal.mia import COLORS, plural
+
+REASONS = {
+    "caught_bluffing": "caught bluffing",
+    "lost_challenge": "called liar on a true bid",
+    "calza_right": "calza: exactly right",
+    "calza_wrong": "calza: not exact",
+}
+
+
+class DicePresenter:
+    """What the dice-cup games show alike: names, round ends and the result screen."""
+
+    game = ""
+
+    def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """A player's name in colour; "You" for the viewer."""
+        if player == viewer:
+            return "[bold cyan]You[/]"
+        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
+
+    def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        if player != viewer:
+            return self.name(player, names, None)
+        if names[player].lower() == "you":
+            return "[bold cyan]You[/]"
+        return f"[bold cyan]{escape(names[player])}[/] (you)"
+
+    def says(
+        self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str
+    ) -> str:
+        verb = you if player == viewer else other
+        return f"{self.name(player, names, viewer)} {verb}"
+
+    def whose(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        return "your" if player == viewer else f"{self.name(player, names, viewer)}'s"
+
+    round_started: type[Event] = Event
+    game_over: type[Event] = Event
+
+    def round_break(self, events: Sequence[Event]) -> int | None:
+        for index, event in enumerate(events):
+            if isinstance(event, self.round_started) and getattr(event, "round", 1) > 1:
+                return index
+            if isinstance(event, self.game_over):
+                return index
+        return None
+
+    def reveal(self, state: GameState, names: Sequence[str]) -> str | None:
+        """Nothing to add under --watch: a challenge already shows every cup."""
+        return None
+
+    def standing(self, view: Any, player: int) -> str:
+        raise NotImplementedError
+
+    def scoreline(self, view: Any, names: Sequence[str]) -> str:
+        parts = [
+            f"{self.name(p, names, view.player)} {self.standing(view, p)}"
+            for p in range(view.players)
+        ]
+        return f"{self.meter_label}: " + " · ".join(parts)
+
+    meter_label = "Dice"
+
+    def result(self, view: Any, names: Sequence[str]) -> RenderableType:
+        over = view.result
+        if over is None:
+            return "The game is not over."
+        lines: list[RenderableType] = [f"\n[bold]Game over[/] after {plural(view.round, 'round')}."]
+        won = ", ".join(self.name(p, names, view.player) for p in over.winners)
+        lines.append(f"Winner{'s' if len(over.winners) > 1 else ''}: {won}")
+        if over.losers:
+            lost = ", ".join(self.name(p, names, view.player) for p in over.losers)
+            lines.append(f"Lost: {lost}")
+        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        grid.add_column("#", justify="right")
+        grid.add_column("Player")
+        grid.add_column(self.meter_label, justify="right")
+        for index, p in enumerate(over.standings):
+            grid.add_row(
+                str(index + 1), self.seat_name(p, names, view.player), self.standing(view, p)
+            )
+        lines.append(grid)
+        return Group(*lines)
+
+    def rows(self, rows: list[tuple[str, str]]) -> str:
+        return "\n".join(f"  [bold]{escape(cmd):<22}[/] {what}" for cmd, what in rows)
+
+
+def dice_text(hand: Sequence[int]) -> str:
+    return " ".join(f"[bold][{d}][/]" for d in hand)
+
+
+class LiarsDicePresenter(DicePresenter):
+    """Shows one single-hand rule set in the terminal."""
+
+    game = "liars-dice"
+    round_started = RoundStarted
+    game_over = GameOver
+
+    def __init__(self, rules: LiarsDiceRules) -> None:
+        self.rules = rules
+
+    def bid_text(self, quantity: int, face: int) -> str:
+        return f"[bold]{quantity} {face_plural(face) if quantity != 1 else str(face)}[/]"
+
+    def wild_text(self, wild: int) -> str:
+        if not wild:
+            return "nothing is wild"
+        return f"{face_plural(wild)} are wild"
+
+    # --- commentary --------------------------------------------------------------
+
+    def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
+        if isinstance(event, RoundStarted):
+            who = self.says(event.starter, names, viewer, "open", "opens")
+            line = f"\n[bold]── Round {event.round}[/] · {sum(event.dice)} dice in play · {who}."
+            if event.palifico:
+                line += (
+                    "\n[bold yellow]Palifico![/] Nothing is wild this round and the opening "
+                    "face cannot change."
+                )
+            return line
+        if isinstance(event, YourDice):
+            return f"Your dice: {dice_text(event.dice)}"
+        if isinstance(event, BidMade):
+            who = self.says(event.player, names, viewer, "bid", "bids")
+            return f"{who} {self.bid_text(event.quantity, event.face)}."
+        if isinstance(event, Challenged):
+            who = self.says(event.player, names, viewer, "call", "calls")
+            bid = self.bid_text(event.quantity, event.face)
+            whose = self.whose(event.bidder, names, viewer)
+            return f"{who} [bold red]liar![/] on {whose} {bid}. Every cup is lifted:"
+        if isinstance(event, CalzaCalled):
+            who = self.says(event.player, names, viewer, "call", "calls")
+            bid = self.bid_text(event.quantity, event.face)
+            return f"{who} [bold yellow]calza[/]: exactly {bid}? Every cup is lifted:"
+        if isinstance(event, Revealed):
+            return self._revealed(event, names, viewer)
+        if isinstance(event, DiceChanged):
+            why = REASONS.get(event.reason, event.reason.replace("_", " "))
+            if event.change < 0:
+                verb = self.says(event.player, names, viewer, "lose", "loses")
+                return f"{verb} [red]a die[/] ({why}): {plural(event.dice, 'die', 'dice')} left."
+            if event.change > 0:
+                verb = self.says(event.player, names, viewer, "win", "wins")
+                return f"{verb} [green]a die back[/] ({why}): {plural(event.dice, 'die', 'dice')}."
+            who = self.name(event.player, names, viewer)
+            return f"{who} had a full cup already ({why})."
+        if isinstance(event, Eliminated):
+            return self.says(event.player, names, viewer, "are", "is") + " out of dice."
+        return None
+
+    def _revealed(self, event: Revealed, names: Sequence[str], viewer: int | None) -> str:
+        lines = []
+        for p, hand in enumerate(event.hands):
+            if hand:
+                marked = " ".join(
+                    f"[bold green][{d}][/]" if d in (event.face, event.wild) else f"[dim][{d}][/]"
+                    for d in hand
+                )
+                lines.append(f"  {self.name(p, names, viewer)}: {marked}")
+        wild = (
+            f" (with {face_plural(event.wild)})" if event.wild and event.wild != event.face else ""
+        )
+        verdict = (
+            "[green]the bid holds[/]"
+            if event.count >= event.quantity
+            else "[red]the bid was a bluff[/]"
+        )
+        count = f"{event.count} {face_plural(event.face)}{wild} against a bid of {event.quantity}"
+        lines.append(f"  {count}: {verdict}.")
+        return "\n".join(lines)
+
+    # --- the table ---------------------------------------------------------------
+
+    def standing(self, view: Any, player: int) -> str:
+        v: LiarsDiceView = view
+        return "out" if v.dice[player] == 0 else str(v.dice[player])
+
+    def table(self, view: Any, names: Sequence[str]) -> RenderableType:
+        v: LiarsDiceView = view
+        extra = " · [bold yellow]palifico[/]" if v.palifico else ""
+        header = (
+            f"[bold]Round {v.round}[/] · {v.total} dice in play · {self.wild_text(v.wild)}"
+            f"{extra} · [dim]{escape(v.rules)}[/]"
+        )
+        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        grid.add_column("", width=1)
+        grid.add_column("Player")
+        grid.add_column("Dice", justify="left")
+        grid.add_column("")
+        for p in range(v.players):
+            marker = "▶" if p == v.turn else ""
+            cup = "●" * v.dice[p] + "[dim]" + "·" * (self.rules.dice - v.dice[p]) + "[/]"
+            note = "[dim]out[/]" if v.dice[p] == 0 else ""
+            if v.bidder == p and v.bid is not None:
+                note = f"bid {self.bid_text(v.bid.quantity, v.bid.face)}"
+            grid.add_row(marker, self.seat_name(p, names, v.player), cup, note)
+        lines: list[RenderableType] = [header, grid, "Bids: " + self.history(v, names)]
+        if v.my_dice:
+            lines.append(f"Your dice: {dice_text(v.my_dice)}")
+        return Group(*lines)
+
+    def history(self, v: LiarsDiceView, names: Sequence[str]) -> str:
+        if not v.bids:
+            return "[dim]none yet[/]"
+        return " → ".join(
+            f"{self.name(b.player, names, v.player)} {b.quantity}x{b.face}" for b in v.bids
+        )
+
+    # --- input ---------------------------------------------------------------------
+
+    def chance(self, v: LiarsDiceView, bid: Bid) -> float:
+        """The chance that `bid` holds, given the viewer's own dice."""
+        mine = v.my_dice or ()
+        own = sum(1 for d in mine if d in (bid.face, v.wild))
+        p = Fraction(2 if v.wild and bid.face != v.wild else 1, self.rules.faces)
+        return at_least(v.total - len(mine), bid.quantity - own, p)
+
+    def hint(self, view: Any) -> str:
+        v: LiarsDiceView = view
+        bids = [a for a in v.legal_actions if isinstance(a, Bid)]
+        if not v.legal_actions:
+            return "wait for your turn"
+        parts = []
+        if bids:
+            lowest = min(bids, key=lambda b: (b.quantity, b.face))
+            text = f"bid, e.g. [bold]{lowest}[/] (the lowest)"
+            even = [b for b in bids if self.chance(v, b) >= 0.5]
+            if even:
+                high = max(even, key=lambda b: (b.quantity, self.chance(v, b)))
+                if high != lowest:
+                    text += f" or [bold]{high}[/] ({self.chance(v, high):.0%} by your dice)"
+            parts.append(text)
+        if v.bid is not None:
+            odds = f"{self.chance(v, v.bid):.0%}"
+            parts.append(f"[bold]liar[/] ({v.bid.quantity}x{v.bid.face} holds {odds} by your dice)")
+        if Calza() in v.legal_actions:
+            parts.append("[bold]calza[/] (exactly right)")
+        return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1]
+
+    def parse(self, text: str, view: Any) -> Any:
+        action = parse_action(text)
+        if not isinstance(action, Action):
+            raise ValueError("the dealer rolls the dice; type your own move (try 'hint')")
+        return action
+
+    def commands(self) -> str:
+        rows = [
+            ("3x5, 3 fives, 3 5", "bid: at least 3 dice among all cups show five"),
+            ("liar, challenge, dudo", "call the last bid a lie: every cup is lifted"),
+        ]
+        if self.rules.calza:
+            rows.append(("calza, exact", "the last bid is exactly right: win a die back"))
+        return self.rows(rows)
