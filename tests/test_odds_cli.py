@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -179,3 +182,15 @@ def test_bad_input_is_an_error_on_stderr_without_a_traceback(
     assert message in " ".join(err.split()) and out == ""
     assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_the_python_example_of_docs_odds_prints_what_the_page_says() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "odds.md").read_text("utf-8")
+    section = page[page.index("## From Python") :]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    shown = re.search(r"```text\n(.*?)```", section, re.DOTALL)
+    assert code is not None and shown is not None
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code.group(1), "docs/odds.md", "exec"), {})  # noqa: S102
+    assert printed.getvalue() == shown.group(1)

@@ -93,7 +93,23 @@ def _rules_title(rules: Any) -> str:
 # --- mia ------------------------------------------------------------------------------
 
 
-@odds_app.command("mia")
+MIA_HELP = (
+    "Every Mia value in ranking order: how often a fresh roll beats it, ties it or is worse, "
+    "as percentages and exact fractions, with the median roll marked.\n\n"
+    "With --believe VALUE: believe that announcement or challenge it? The expected lives "
+    "lost for each answer, under the model of docs/odds.md (players tell the truth when "
+    "their roll allows, else the smallest legal lie)."
+)
+
+LIARS_DICE_HELP = (
+    "How many of all dice show a face: P(exactly q) and P(at least q), the expected count "
+    "and the best bid (the largest quantity with at least 50 % chance).\n\n"
+    "Each unknown die counts with chance 1/6, or 1/3 for a non-one face with wild ones; "
+    "your own dice (--own) count for sure."
+)
+
+
+@odds_app.command("mia", help=MIA_HELP)
 def mia(
     rules: Annotated[
         str,
@@ -134,11 +150,7 @@ def mia(
     as_json: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
-    """Every Mia value in ranking order: how often a fresh roll beats it, ties it or loses.
-
-    The median roll (a fresh roll beats it with chance 1/2, or the nearest) is marked.
-    With --believe, the question at the table: believe the announcement or challenge it?
-    """
+    """The `odds mia` command; its help text is MIA_HELP."""
     parsed: MiaRules = rules_option(rules, game="mia")
     path = _plot_path(plot)
     if after is not None and believe is None:
@@ -383,7 +395,7 @@ def _why(rules: MiaRules, d: mia_odds.Decision, option: str, spread: int) -> str
 # --- liars dice -----------------------------------------------------------------------
 
 
-@odds_app.command("liars-dice")
+@odds_app.command("liars-dice", help=LIARS_DICE_HELP)
 def liars_dice(
     dice: Annotated[
         int | None,
@@ -398,8 +410,8 @@ def liars_dice(
         bool | None,
         typer.Option(
             "--wild/--no-wild",
-            help="Ones are wild: they count for every other face [default: wild, or as "
-            "--rules says].",
+            help="Ones are wild: they count for every other face (default: wild, or as "
+            "--rules says).",
             show_default=False,
         ),
     ] = None,
@@ -411,7 +423,9 @@ def liars_dice(
     ] = None,
     faces: Annotated[
         int | None,
-        typer.Option("--faces", min=2, max=20, help="Faces of each die [default: 6]."),
+        typer.Option(
+            "--faces", min=2, max=20, help="Faces of each die (default: 6, or as --rules says)."
+        ),
     ] = None,
     face: Annotated[
         int | None,
@@ -436,12 +450,7 @@ def liars_dice(
     as_json: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
-    """How many of all dice show a face: P(exactly q), P(at least q), expected count, best bid.
-
-    Each unknown die counts with chance 1/6 (1/3 for a non-one face with wild ones); your
-    own dice (--own) count for sure. The best bid is the largest quantity with at least
-    50 % chance.
-    """
+    """The `odds liars-dice` command; its help text is LIARS_DICE_HELP."""
     wild_face, faces, dice = _dice_setup(dice, wild, faces, rules, players)
     try:
         own_dice = binomial.parse_dice(own, faces) if own else ()
