@@ -84,7 +84,7 @@ def test_liars_dice_table_shows_own_dice_only_and_the_bids() -> None:
     assert "[1] [1] [3]" not in shown and "[3] [3] [3]" not in shown
     assert "Ada 3x3" in shown and "15 dice in play" in shown and "ones are wild" in shown
     hint = plain(presenter.hint(game.state.view(1)))
-    assert "liar" in hint and "2x1 (the lowest)" in hint  # two ones: half of 3, rounded up
+    assert "liar" in hint and "lowest 2x1" in hint  # two ones: half of 3, rounded up
 
 
 def test_a_challenge_shows_every_cup_and_the_count() -> None:

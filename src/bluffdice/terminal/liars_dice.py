@@ -264,12 +264,13 @@ class LiarsDicePresenter(DicePresenter):
         parts = []
         if bids:
             lowest = min(bids, key=lambda b: (b.quantity, b.face))
-            text = f"bid, e.g. [bold]{lowest}[/] (the lowest)"
+            text = f"bid (lowest [bold]{lowest}[/]"
             even = [b for b in bids if self.chance(v, b) >= 0.5]
             if even:
                 high = max(even, key=lambda b: (b.quantity, self.chance(v, b)))
                 if high != lowest:
-                    text += f" or [bold]{high}[/] ({self.chance(v, high):.0%} by your dice)"
+                    text += f"; [bold]{high}[/] holds {self.chance(v, high):.0%} by your dice"
+            text += ")"
             parts.append(text)
         if v.bid is not None:
             odds = f"{self.chance(v, v.bid):.0%}"
