@@ -293,6 +293,7 @@ class AdaptiveBot(_OddsPlayer):
         self._awaiting: int | None = None
         self._rules: str | None = None
         self._me: int | None = None
+        self._pending: list[tuple[int, tuple[Call, ...], int]] = []
 
     # --- what it believes about each opponent --------------------------------------
 
@@ -319,6 +320,9 @@ class AdaptiveBot(_OddsPlayer):
 
     def act(self, view: MiaView) -> Any:
         self._rules, self._me = view.rules, view.player
+        pending, self._pending = self._pending, []
+        for round_number, calls, dice in pending:
+            self._learn(view.rules, round_number, calls, dice)
         last = view.last_round
         if last is not None and last.round not in self._rounds_done and last.revealed:
             self._learn(view.rules, last.round, last.calls, last.revealed)
@@ -337,8 +341,11 @@ class AdaptiveBot(_OddsPlayer):
                 self._answered(event.player, challenged=False)
             elif isinstance(event, Challenged):
                 self._answered(event.player, challenged=True)
-            elif isinstance(event, Revealed) and event.announced is not None and self._rules:
-                self._learn(self._rules, self._round, tuple(self._calls), event.value)
+            elif isinstance(event, Revealed) and event.announced is not None:
+                if self._rules is None:  # rules come with the first view: learn then
+                    self._pending.append((self._round, tuple(self._calls), event.value))
+                else:
+                    self._learn(self._rules, self._round, tuple(self._calls), event.value)
 
     def _answered(self, player: int, challenged: bool) -> None:
         """Count a player's answer to an announcement (the first action after it)."""

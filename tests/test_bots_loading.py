@@ -1,0 +1,69 @@
+"""Finding bots: by registered name, from a Python file, from a module; clear errors."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bluffdice.bots import Bot, available_bots, load_bot
+from bluffdice.games.base import BluffdiceError
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "cautious_bot.py"
+
+
+def test_a_registered_name_loads_that_bot_for_that_game() -> None:
+    bot = load_bot(" Odds ", "mia", random.Random(1))
+    assert bot.name == "odds" and "mia" in bot.games
+    assert load_bot("odds", "liars-dice").games == ("liars-dice",)
+    assert "random" in available_bots("common-hand")
+
+
+def test_an_unknown_name_lists_the_known_bots() -> None:
+    with pytest.raises(BluffdiceError) as info:
+        load_bot("genius", "mia")
+    message = str(info.value)
+    for name in ("random", "honest", "liar", "lucky", "chain", "odds", "adaptive"):
+        assert name in message
+
+
+def test_the_documented_example_bot_loads_from_its_file_and_plays() -> None:
+    bot = load_bot(str(EXAMPLE), "mia", random.Random(0))
+    same = load_bot(f"{EXAMPLE}:CautiousBot", "mia", random.Random(0))
+    assert type(bot).__name__ == type(same).__name__ == "CautiousBot"
+    from bluffdice.dealer import Game, play
+    from bluffdice.games import parse_rules
+
+    game = play(
+        Game.new(parse_rules("classic"), 3),
+        [bot, load_bot("honest", "mia"), load_bot("random", "mia", random.Random(2))],
+        random.Random(3),
+    )
+    assert game.state.is_terminal
+
+
+def test_a_module_path_with_a_class_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "house_bots.py").write_text(
+        "from bluffdice.bots import Bot\n\n"
+        "class Roller(Bot):\n"
+        "    name = 'roller'\n\n"
+        "    def act(self, view):\n"
+        "        return view.legal_actions[0]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bot = load_bot("house_bots:Roller", "mia")
+    assert isinstance(bot, Bot) and bot.name == "roller"
+
+
+def test_bad_files_and_classes_are_refused_with_a_reason(tmp_path: Path) -> None:
+    with pytest.raises(BluffdiceError, match="does not exist"):
+        load_bot(str(tmp_path / "missing.py"), "mia")
+    two = tmp_path / "two.py"
+    two.write_text(
+        "from bluffdice.bots import Bot\nclass A(Bot):\n    pass\nclass B(Bot):\n    pass\n"
+    )
+    with pytest.raises(BluffdiceError, match="name the bot class"):
+        load_bot(str(two), "mia")
+    with pytest.raises(BluffdiceError, match="cannot import"):
+        load_bot("no_such_module_anywhere:Bot", "mia")
