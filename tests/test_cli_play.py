@@ -151,7 +151,7 @@ def test_unknown_opponents_and_games_are_refused() -> None:
     code, _, err = play("--opponents", "nobody")
     assert code == 2 and "unknown mia bot 'nobody'" in err and "honest" in err
     code, _, err = play("chess")
-    assert code == 2 and "unknown game 'chess'" in err
+    assert code == 2 and "unknown preset or game 'chess'" in err
 
 
 def test_play_help_explains_the_options() -> None:
@@ -159,3 +159,12 @@ def test_play_help_explains_the_options() -> None:
     assert result.exit_code == 0
     for option in ("--rules", "--bots", "--opponents", "--seed", "--name", "--watch"):
         assert option in result.stdout
+
+
+def test_a_preset_named_as_the_game_plays_that_preset() -> None:
+    from bluffdice.cli.play import resolve_rules
+    from bluffdice.games import parse_rules
+
+    assert resolve_rules("dudo", None) == parse_rules("dudo")
+    assert resolve_rules("meyer", None) == parse_rules("meyer")
+    assert resolve_rules("mia", None) == parse_rules("classic")

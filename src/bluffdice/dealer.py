@@ -7,6 +7,8 @@ seeded by the caller (reproducible runs) or from the operating system's generato
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -30,22 +32,35 @@ class Observer(Protocol):
 
 def sample(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
     """Draw one outcome with its exact probability (integer arithmetic, no float drift)."""
-    denominator = 1
+    denominator, cumulative = _cumulative(outcomes)
+    return outcomes[bisect.bisect_right(cumulative, rng.randrange(denominator))][0]
+
+
+_TABLES: dict[int, tuple[Sequence[tuple[Any, Fraction]], int, list[int]]] = {}
+
+
+def _cumulative(outcomes: Sequence[tuple[Any, Fraction]]) -> tuple[int, list[int]]:
+    """Common denominator and cumulative integer weights, cached per outcomes object.
+
+    Games hand out the same tuple for every roll, so the table is built once; the cache
+    keeps a reference to the tuple, so its id cannot be reused while it is cached.
+    """
+    cached = _TABLES.get(id(outcomes))
+    if cached is not None and cached[0] is outcomes:
+        return cached[1], cached[2]
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    cumulative: list[int] = []
+    total = 0
     for _, p in outcomes:
-        denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
-    pick = rng.randrange(denominator)
-    for outcome, p in outcomes:
-        weight = p.numerator * (denominator // p.denominator)
-        if pick < weight:
-            return outcome
-        pick -= weight
-    raise ValueError("chance probabilities do not sum to 1")
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+        total += p.numerator * (denominator // p.denominator)
+        cumulative.append(total)
+    if total != denominator:
+        raise ValueError("chance probabilities do not sum to 1")
+    if isinstance(outcomes, tuple):
+        if len(_TABLES) > 1024:
+            _TABLES.clear()
+        _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
+    return denominator, cumulative
 
 
 def system_rng() -> random.Random:

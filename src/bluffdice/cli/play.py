@@ -116,11 +116,13 @@ def resolve_rules(game: str | None, rules: str | None) -> Any:
     """The rule set to play: --rules names its own game when GAME is left out."""
     if game is None:
         return rules_option(rules) if rules else get_game("mia").default_rules()
+    if not rules:
+        return rules_option(game)  # a game name, or a preset such as dudo or meyer
     try:
         spec = get_game(game)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
-    return rules_option(rules, spec.name) if rules else spec.default_rules()
+    return rules_option(rules, spec.name)
 
 
 def bot_count(spec: GameSpec, bots: int | None, opponents: str | None, humans: int) -> int:
