@@ -73,7 +73,9 @@ class Standings:
     lives_mode: bool = True
     left: str = "lives left"
     """What `mean_lives` counts, for the table: lives left, or dice left in Liar's Dice."""
-    model: Any = field(default_factory=PlackettLuce)
+    model: Any = field(default_factory=lambda: PlackettLuce(tau=0.0))
+    """tau 0: a bot's skill does not drift between games (openskill's default tau is made
+    for people who improve), so sigma shrinks with the evidence and mu settles."""
     games: int = 0
     _tallies: dict[str, _Tally] = field(default_factory=dict)
     _ratings: dict[str, Any] = field(default_factory=dict)
