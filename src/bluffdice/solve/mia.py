@@ -1,0 +1,235 @@
+"""One heads-up round of Mia as a public game for the solvers.
+
+A round is a chain of rolls. Whoever rolls looks at the dice and announces a value
+strictly higher than the last announcement; the other player challenges, believes (rolls
+fresh dice and must announce higher still) or, where the rules allow, passes the cup on
+unrolled with the same or a higher value. A challenge, or a Mia announcement, ends the
+round: the loser pays 1, the winner gets 1. Player 0 opens the round.
+
+Why the public game is small: after every roll the old dice no longer matter and the new
+ones are seen by the roller alone, so the rest of the round depends only on who rolled
+and what they must beat. Each such point is one *segment* (`TreeBuilder.root`): the
+holder's announcement, and the chain of answers up to the next roll or the end. Every
+history that reaches the same (holder, value to beat) shares one segment. Within a
+segment the history is kept in full, because what the receiver believes about the dice
+depends on the value the holder had to beat and on everything said since.
+
+A player's hand is the current dice if they rolled and looked at them (21 values), and
+nothing (hand 0) otherwise.
+
+Abstractions (stated, and measured in docs/solve.md):
+
+* The roller always looks. A blind announcement is never better for the roller: looking
+  and then ignoring the dice gives exactly the same play, so the value and the
+  equilibrium of the round are unchanged.
+* With the pass on, the answers after one roll may be passes at the same value
+  indefinitely; `pass_cap` limits the passes between two rolls (then the receiver must
+  challenge or roll).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from bluffdice.games.base import RuleError
+from bluffdice.games.mia.values import MIA, VALUES, Ranking, probability
+from bluffdice.solve.tree import FloatArray, PublicGame, TreeBuilder
+
+HANDS: tuple[int, ...] = VALUES
+"""Hand index -> dice value (the 21 Mia values in the engine's order)."""
+
+HAND_INDEX = {v: i for i, v in enumerate(HANDS)}
+
+CHALLENGE = "challenge"
+ROLL = "roll"
+GIVE_UP = "give-up"
+BEAT = "beat"
+
+
+@dataclass(frozen=True)
+class MiaRoundSpec:
+    """What shapes one heads-up round: the ranking, the pass, how Mia ends it."""
+
+    ranking: Ranking = Ranking()
+    pass_allowed: bool = False
+    pass_cap: int = 0
+    mia_end: str = "instant"
+    beat_mia: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mia_end not in ("instant", "receiver"):
+            raise RuleError("mia_end must be instant or receiver")
+        if self.pass_cap < 0:
+            raise RuleError("pass_cap must be 0 or more")
+
+    @property
+    def passes(self) -> int:
+        """Passes allowed between two rolls."""
+        return self.pass_cap if self.pass_allowed else 0
+
+    def describe(self) -> str:
+        parts = ["heads-up Mia round"]
+        r = self.ranking
+        for name in ("doubles_ascending", "little_mia", "halbmeier", "pips"):
+            if getattr(r, name):
+                parts.append(name.replace("_", " "))
+        if self.pass_allowed:
+            parts.append(f"pass (at most {self.pass_cap} between rolls)")
+        else:
+            parts.append("no pass")
+        parts.append("Mia shown at once" if self.mia_end == "instant" else "Mia: give up or look")
+        if self.beat_mia:
+            parts.append("beat Mia")
+        return ", ".join(parts)
+
+
+DEFAULT_PASS_CAP = 2
+
+
+def spec_from_rules(rules: Any, pass_cap: int | None = None) -> MiaRoundSpec:
+    """The round that `rules` (MiaRules) play heads-up; RuleError if the solver cannot."""
+    if rules.relaxed_raise:
+        raise RuleError(
+            "the solver needs strictly rising announcements: relaxed_raise=on lets a round "
+            "go on for ever"
+        )
+    if rules.joker32:
+        raise RuleError("the solver does not handle joker32 (cheers restarts the round)")
+    cap = DEFAULT_PASS_CAP if pass_cap is None else pass_cap
+    return MiaRoundSpec(
+        ranking=rules.ranking,
+        pass_allowed=rules.pass_allowed,
+        pass_cap=cap if rules.pass_allowed else 0,
+        mia_end=rules.mia_end,
+        beat_mia=rules.beat_mia,
+    )
+
+
+def hold_key(holder: int, floor: int) -> tuple[int, int, tuple[int, ...]]:
+    """The key of a segment root: `holder` rolled and must beat rank `floor` (0: open)."""
+    return (holder, floor, ())
+
+
+class _Builder:
+    def __init__(self, spec: MiaRoundSpec, max_nodes: int) -> None:
+        self.spec = spec
+        self.rank = {v: spec.ranking.rank(v) for v in HANDS}
+        self.worst_first = tuple(reversed(spec.ranking.best_first))
+        self.h = len(HANDS)
+        self.tree = TreeBuilder(self.h, max_nodes=max_nodes)
+        self.roll_dist = np.array([float(probability(v)) for v in HANDS])
+        self.nothing = np.zeros(self.h)
+        self.nothing[0] = 1.0
+        self.roots: dict[tuple[int, int], int] = {}
+        self.todo: list[tuple[int, int]] = []
+        p_mia = probability(MIA)
+        self.beat_win = float(p_mia)  # chance that an open roll shows Mia
+
+    # payoffs ----------------------------------------------------------------------
+
+    def payoff(self, holder: int, win0: FloatArray) -> FloatArray:
+        """A payoff matrix from player 0's winnings for each of the holder's dice."""
+        u = np.zeros((self.h, self.h))
+        if holder == 0:
+            u[:, 0] = win0
+        else:
+            u[0, :] = win0
+        return u
+
+    def shown(self, holder: int, announcer: int, value: int) -> FloatArray:
+        """The dice are shown against `value` that `announcer` stands behind."""
+        if value == MIA:
+            good = np.array([v == MIA for v in HANDS])
+        else:
+            good = np.array([self.rank[v] >= self.rank[value] for v in HANDS])
+        sign = 1.0 if announcer == 0 else -1.0
+        return self.payoff(holder, np.where(good, sign, -sign))
+
+    def flat(self, holder: int, win0: float) -> FloatArray:
+        return self.payoff(holder, np.full(self.h, win0))
+
+    # structure --------------------------------------------------------------------
+
+    def segment(self, holder: int, floor: int) -> int:
+        key = (holder, floor)
+        node = self.roots.get(key)
+        if node is None:
+            dists = (
+                (self.roll_dist, self.nothing) if holder == 0 else (self.nothing, self.roll_dist)
+            )
+            node = self.roots[key] = self.tree.root(
+                holder, dists[0], dists[1], info=hold_key(holder, floor)
+            )
+            self.todo.append(key)
+        return node
+
+    def expand(self, holder: int, floor: int) -> None:
+        node = self.roots[(holder, floor)]
+        for w in self.worst_first:
+            if self.rank[w] > floor:
+                self.announced(node, str(w), holder, holder, w, (holder, floor, (w,)))
+
+    def announced(
+        self,
+        parent: int,
+        label: str,
+        holder: int,
+        announcer: int,
+        value: int,
+        key: tuple[int, int, tuple[int, ...]],
+    ) -> None:
+        """`announcer` just said `value` (an announcement or a pass) over holder's dice."""
+        spec, tree = self.spec, self.tree
+        receiver = 1 - announcer
+        if value == MIA:
+            if spec.mia_end == "instant":
+                tree.terminal(parent, label, self.shown(holder, announcer, MIA))
+                return
+            node = tree.decision(parent, label, receiver, info=key, private=receiver == holder)
+            sign = 1.0 if announcer == 0 else -1.0
+            tree.terminal(node, GIVE_UP, self.flat(holder, sign))
+            tree.terminal(node, CHALLENGE, self.shown(holder, announcer, MIA))
+            if spec.beat_mia:
+                p = self.beat_win
+                tree.terminal(node, BEAT, self.flat(holder, sign * (1 - 2 * p)))
+            return
+        node = tree.decision(parent, label, receiver, info=key, private=receiver == holder)
+        tree.terminal(node, CHALLENGE, self.shown(holder, announcer, value))
+        tree.jump(node, ROLL, self.segment(receiver, self.rank[value]))
+        passes = len(key[2]) - 1
+        if passes < spec.passes:
+            floor = self.rank[value]
+            for w in self.worst_first:
+                if self.rank[w] >= floor:
+                    self.announced(
+                        node, f"pass {w}", holder, receiver, w, (key[0], key[1], (*key[2], w))
+                    )
+
+
+def build(spec: MiaRoundSpec, max_nodes: int = 4_000_000) -> PublicGame:
+    """The public game of one heads-up round (player 0 opens)."""
+    b = _Builder(spec, max_nodes)
+    b.segment(0, 0)
+    while b.todo:
+        b.expand(*b.todo.pop())
+    labels = tuple(str(v) for v in HANDS)
+    game = b.tree.build((labels, labels))
+    game.title = spec.describe()
+    return game
+
+
+def key_text(info: tuple[int, int, tuple[int, ...]]) -> str:
+    """A node's key in policy files: `holder|floor|calls`, e.g. `0|0|` (the opener
+    holds fresh dice) or `1|12|54,55` (player 1 rolled over rank 12, said 54, and the
+    other passed 55)."""
+    holder, floor, chain = info
+    return f"{holder}|{floor}|{','.join(map(str, chain))}"
+
+
+def roll_probabilities() -> dict[int, Fraction]:
+    """The chance of each hand: the same table the rules engine rolls from."""
+    return {v: probability(v) for v in HANDS}
