@@ -88,7 +88,11 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
             return
         table = Table(title=f"Tournaments in {store.url}", title_style="bold")
         for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
-            table.add_column(column, justify="right" if column in ("id", "games") else "left")
+            table.add_column(
+                column,
+                justify="right" if column in ("id", "games") else "left",
+                no_wrap=column != "bots",
+            )
         for t in rows:
             start = first[t.id]
             ids = f"{start}-{start + t.played - 1}" if start is not None and t.played else "-"
