@@ -63,6 +63,7 @@ _BUILTINS = (
     "bluffdice.bots.mia_characters",
     "bluffdice.bots.mia_odds",
     "bluffdice.bots.liars_dice",
+    "bluffdice.bots.cfr",
 )
 
 

@@ -1,1 +1,247 @@
-"""`bluffdice solve`: not built yet (see the project's issues)."""
+"""`bluffdice solve` and `bluffdice explain-policy`: equilibrium play from CFR."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from bluffdice.cli.app import app, err, fail, out
+from bluffdice.games.base import BluffdiceError
+
+DEFAULT_TARGET = 1e-3
+MAX_ITERATIONS = 1_000_000
+
+
+def _plot_path(plot: Path | None) -> Path | None:
+    if plot is None:
+        return None
+    from bluffdice.solve.plot import check_path
+
+    try:
+        return check_path(plot)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+
+
+def _save_plot(fig: Any, path: Path) -> None:
+    from bluffdice.solve.plot import save
+
+    try:
+        save(fig, path)
+    except OSError as exc:
+        raise fail(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+
+
+@app.command()
+def solve(
+    game: Annotated[str, typer.Argument(help="The game: mia or liars-dice (also dudo).")],
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            help="A preset or rule string. Default: maexchen for mia, openspiel for "
+            "liars-dice (one die each, sixes wild, one round). Liar's Dice needs "
+            "single_round=on; Mia is solved as one heads-up round."
+        ),
+    ] = None,
+    iterations: Annotated[
+        int | None,
+        typer.Option(help="Run exactly this many iterations.", min=1, max=MAX_ITERATIONS),
+    ] = None,
+    target_exploitability: Annotated[
+        float | None,
+        typer.Option(
+            "--target-exploitability",
+            help=f"Run until the exploitability (NashConv/2) is at most this "
+            f"(default {DEFAULT_TARGET:g} when --iterations is not given).",
+            min=0.0,
+        ),
+    ] = None,
+    algorithm: Annotated[
+        str, typer.Option(help="cfr (plain, uniform average) or cfr+ (linear average).")
+    ] = "cfr+",
+    pass_cap: Annotated[
+        int | None,
+        typer.Option(
+            help="Mia with the pass: at most this many passes between two rolls (default 2).",
+            min=0,
+            max=6,
+        ),
+    ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Save the solved policy to this file (.json.gz).", metavar="FILE"
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Draw exploitability against iterations and time (log-log) to a .png or .svg.",
+            metavar="FILE",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document and nothing else.")
+    ] = False,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Accepted for symmetry with other commands: CFR is deterministic."),
+    ] = None,
+) -> None:
+    """Solve a two-player game with CFR / CFR+ and report its value and exploitability.
+
+    Exploitability is measured exactly (a best response over the whole public tree) at
+    roughly geometric iteration counts; the time shown is solver time, measuring
+    excluded. The value is what player 0 (the first bidder, or the Mia round's opener)
+    wins on average at the computed strategies.
+    """
+    from bluffdice.solve import Solver, TreeTooLarge, problem, run
+    from bluffdice.solve.cfr import ALGORITHMS
+    from bluffdice.solve.policy import Policy, extract
+
+    if algorithm not in ALGORITHMS:
+        raise fail(f"--algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    if iterations is not None and target_exploitability is not None:
+        raise fail("give --iterations or --target-exploitability, not both")
+    target = target_exploitability
+    if iterations is None and target is None:
+        target = DEFAULT_TARGET
+    if out_file is not None and not out_file.parent.is_dir():
+        raise fail(
+            f"cannot write {str(out_file)!r}: folder {str(out_file.parent)!r} does not exist"
+        )
+    plot_path = _plot_path(plot)
+    try:
+        prob = problem(game, rules, pass_cap=pass_cap)
+    except TreeTooLarge as exc:
+        raise fail(str(exc)) from None
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+
+    solver = Solver(prob.public, algorithm)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]solving[/]"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=as_json and not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("solve", total=1000, status="")
+        first: list[float] = []
+
+        def show(cp: Any) -> None:
+            if not first:
+                first.append(max(cp.exploitability, 1e-12))
+            if iterations is not None:
+                done = cp.iterations / iterations
+            else:
+                assert target is not None
+                span = math.log(first[0] / max(target, 1e-15))
+                gone = math.log(first[0] / max(cp.exploitability, 1e-15))
+                done = min(1.0, gone / span) if span > 0 else 1.0
+            progress.update(
+                task,
+                completed=1000 * done,
+                status=f"{cp.iterations:,} it  exploitability {cp.exploitability:.2e}",
+            )
+
+        history = run(
+            solver,
+            iterations=iterations,
+            target=target,
+            max_iterations=MAX_ITERATIONS,
+            on_checkpoint=show,
+        )
+    wall = time.perf_counter() - started
+    last = history[-1]
+    result: dict[str, Any] = {
+        "game": prob.game,
+        "rules": prob.rules_text,
+        "title": prob.title,
+        "algorithm": algorithm,
+        "tree": prob.public.describe(),
+        "iterations": last.iterations,
+        "solver_seconds": round(last.seconds, 4),
+        "wall_seconds": round(wall, 4),
+        "exploitability": last.exploitability,
+        "nash_conv": last.nash_conv,
+        "value": last.value,
+        "target_exploitability": target,
+        "reached_target": target is None or last.exploitability <= target,
+        "checkpoints": [
+            {
+                "iterations": c.iterations,
+                "seconds": round(c.seconds, 4),
+                "exploitability": c.exploitability,
+                "value": c.value,
+            }
+            for c in history
+        ],
+    }
+    if out_file is not None:
+        policy = Policy(
+            game=prob.game,
+            rules=prob.rules_text,
+            spec=prob.spec_json(),
+            title=prob.title,
+            nodes=extract(prob.public, solver.average_strategy(), prob.key_text),
+            solver={
+                "algorithm": algorithm,
+                "iterations": last.iterations,
+                "seconds": round(last.seconds, 2),
+            },
+            exploitability=last.exploitability,
+            nash_conv=last.nash_conv,
+            value=last.value,
+        )
+        try:
+            policy.save(out_file)
+        except OSError as exc:
+            raise fail(f"cannot write {str(out_file)!r}: {exc.strerror or exc}") from None
+        result["out"] = str(out_file)
+    if plot_path is not None:
+        from bluffdice.solve.plot import convergence_figure
+
+        _save_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
+        result["plot"] = str(plot_path)
+    if as_json:
+        out.print_json(json.dumps(result))
+        return
+    _print_result(result)
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    table = Table(title=result["title"], show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    tree = result["tree"]
+    table.add_row("rules", result["rules"])
+    table.add_row(
+        "public game",
+        f"{tree['nodes']:,} nodes ({tree['decisions']:,} decisions, {tree['segments']} "
+        f"segments), {tree['hands']} hands",
+    )
+    table.add_row("algorithm", f"{result['algorithm']}, alternating updates")
+    table.add_row(
+        "iterations", f"{result['iterations']:,} in {result['solver_seconds']:.2f} s solver time"
+    )
+    table.add_row("exploitability", f"{result['exploitability']:.3e}  (NashConv/2)")
+    table.add_row("NashConv", f"{result['nash_conv']:.3e}")
+    table.add_row("value for player 0", f"{result['value']:+.6f}")
+    if not result["reached_target"]:
+        table.add_row("[red]note[/]", "the target was not reached within the iteration limit")
+    if "out" in result:
+        table.add_row("policy", result["out"])
+    if "plot" in result:
+        table.add_row("plot", result["plot"])
+    out.print(table)

@@ -115,8 +115,9 @@ def hold_key(holder: int, floor: int) -> tuple[int, int, tuple[int, ...]]:
 
 
 class _Builder:
-    def __init__(self, spec: MiaRoundSpec, max_nodes: int) -> None:
+    def __init__(self, spec: MiaRoundSpec, max_nodes: int, share: bool) -> None:
         self.spec = spec
+        self.share = share
         self.rank = {v: spec.ranking.rank(v) for v in HANDS}
         self.worst_first = tuple(reversed(spec.ranking.best_first))
         self.h = len(HANDS)
@@ -125,7 +126,7 @@ class _Builder:
         self.nothing = np.zeros(self.h)
         self.nothing[0] = 1.0
         self.roots: dict[tuple[int, int], int] = {}
-        self.todo: list[tuple[int, int]] = []
+        self.todo: list[tuple[int, int, int]] = []
         p_mia = probability(MIA)
         self.beat_win = float(p_mia)  # chance that an open roll shows Mia
 
@@ -156,7 +157,7 @@ class _Builder:
 
     def segment(self, holder: int, floor: int) -> int:
         key = (holder, floor)
-        node = self.roots.get(key)
+        node = self.roots.get(key) if self.share else None
         if node is None:
             dists = (
                 (self.roll_dist, self.nothing) if holder == 0 else (self.nothing, self.roll_dist)
@@ -164,11 +165,10 @@ class _Builder:
             node = self.roots[key] = self.tree.root(
                 holder, dists[0], dists[1], info=hold_key(holder, floor)
             )
-            self.todo.append(key)
+            self.todo.append((node, holder, floor))
         return node
 
-    def expand(self, holder: int, floor: int) -> None:
-        node = self.roots[(holder, floor)]
+    def expand(self, node: int, holder: int, floor: int) -> None:
         for w in self.worst_first:
             if self.rank[w] > floor:
                 self.announced(node, str(w), holder, holder, w, (holder, floor, (w,)))
@@ -210,10 +210,17 @@ class _Builder:
                     )
 
 
-def build(spec: MiaRoundSpec, max_nodes: int = 4_000_000) -> PublicGame:
-    """The public game of one heads-up round (player 0 opens)."""
-    b = _Builder(spec, max_nodes)
-    b.segment(0, 0)
+def build(
+    spec: MiaRoundSpec, max_nodes: int = 4_000_000, share: bool = True, start_floor: int = 0
+) -> PublicGame:
+    """The public game of one heads-up round (player 0 opens).
+
+    `share=False` gives every history its own copy of each segment (the plain game tree,
+    far larger); `start_floor` starts the round as if a value of that rank had to be
+    beaten. Both exist for tests that check sharing changes nothing.
+    """
+    b = _Builder(spec, max_nodes, share)
+    b.segment(0, start_floor)
     while b.todo:
         b.expand(*b.todo.pop())
     labels = tuple(str(v) for v in HANDS)
@@ -228,6 +235,64 @@ def key_text(info: tuple[int, int, tuple[int, ...]]) -> str:
     other passed 55)."""
     holder, floor, chain = info
     return f"{holder}|{floor}|{','.join(map(str, chain))}"
+
+
+Calls = list[tuple[int, str, int]]
+"""The calls of a round so far: (player, kind, value), kind "announce" or "pass"."""
+
+
+def hold_info(
+    ranking: Ranking, calls: Calls, me: int, opener: int
+) -> tuple[int, int, tuple[int, ...]]:
+    """The key info of the segment root where `me` has just rolled and looked.
+
+    Roles: the round's `opener` is player 0 of the policy, anyone else player 1. Heads-up
+    that is exact; with more players, whoever answers or is answered stands in for the
+    only opponent.
+    """
+    floor = ranking.rank(calls[-1][2]) if calls else 0
+    return (0 if me == opener else 1, floor, ())
+
+
+def answer_info(ranking: Ranking, calls: Calls, opener: int) -> tuple[int, int, tuple[int, ...]]:
+    """The key info of the node where an announcement or pass is answered.
+
+    The segment began with the last announcement (its caller had just rolled); its floor
+    is the rank of the call before that, and every call since belongs to its chain.
+    """
+    start = max((i for i, c in enumerate(calls) if c[1] == "announce"), default=-1)
+    if start < 0:
+        raise ValueError("a round's first call is an announcement")
+    floor = ranking.rank(calls[start - 1][2]) if start > 0 else 0
+    holder = 0 if calls[start][0] == opener else 1
+    return (holder, floor, tuple(c[2] for c in calls[start:]))
+
+
+def fallback(
+    ranking: Ranking, info: tuple[int, int, tuple[int, ...]], hand: int | None, actions: list[str]
+) -> dict[str, float]:
+    """A plain rule for nodes a policy does not cover (beyond its pass cap, say).
+
+    Holding fresh dice: the truth if it is high enough, else the smallest lie. Knowing
+    the dice under an announcement (after a pass): challenge exactly when they fall
+    short, else roll; after a Mia, give up on a real one and challenge a false one.
+    Knowing nothing: challenge when a fresh roll would reach the announcement less than
+    two times in five (after a Mia: challenge).
+    """
+    chain = info[2]
+    if not chain:
+        assert hand is not None
+        return {str(hand): 1.0} if str(hand) in actions else {actions[0]: 1.0}
+    value = chain[-1]
+    if value == MIA:
+        if hand is not None and hand == MIA and GIVE_UP in actions:
+            return {GIVE_UP: 1.0}
+        return {CHALLENGE: 1.0}
+    if hand is not None:
+        short = ranking.rank(hand) < ranking.rank(value)
+        return {CHALLENGE: 1.0} if short else {ROLL: 1.0}
+    reach = sum(float(probability(v)) for v in HANDS if ranking.rank(v) >= ranking.rank(value))
+    return {CHALLENGE: 1.0} if reach < 0.4 else {ROLL: 1.0}
 
 
 def roll_probabilities() -> dict[int, Fraction]:

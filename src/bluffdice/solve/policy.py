@@ -21,6 +21,7 @@ import gzip
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,10 @@ def _decode(raw: bytes, name: str) -> dict[str, Any]:
     return data
 
 
+INDEX = "index.json"
+
+
+@lru_cache(maxsize=16)
 def shipped(name: str) -> Policy:
     """A policy shipped inside the package (`bluffdice/solve/data/<name>.json.gz`)."""
     resource = resources.files(DATA_PACKAGE).joinpath(f"{name}.json.gz")
@@ -127,10 +132,27 @@ def shipped(name: str) -> Policy:
 
 
 def shipped_names() -> list[str]:
-    folder = resources.files(DATA_PACKAGE)
-    return sorted(
-        p.name.removesuffix(".json.gz") for p in folder.iterdir() if p.name.endswith(".json.gz")
-    )
+    return sorted(shipped_index())
+
+
+@lru_cache(maxsize=1)
+def shipped_index() -> dict[str, dict[str, Any]]:
+    """Name -> {game, rules, spec, title, exploitability, ...} of every shipped policy,
+    read from a small index so that finding a policy does not load them all."""
+    resource = resources.files(DATA_PACKAGE).joinpath(INDEX)
+    try:
+        data = json.loads(resource.read_text())
+    except (FileNotFoundError, OSError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def summary(policy: Policy) -> dict[str, Any]:
+    """The index entry of a policy: everything but its nodes."""
+    data = policy.to_json()
+    del data["nodes"]
+    data["nodes"] = len(policy.nodes)
+    return data
 
 
 def extract(
@@ -164,6 +186,52 @@ def extract(
             if rows:
                 nodes[key_text(game.info[node])] = {"actions": actions, "rows": rows}
     return nodes
+
+
+Fallback = Callable[[Any, "str | None", list[str]], dict[str, float]]
+"""(node info, hand label or None, action labels) -> action label -> probability."""
+
+
+def to_strategy(
+    game: PublicGame,
+    policy: Policy,
+    key_text: Callable[[Any], str],
+    fallback: Fallback | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Lay a policy out on `game` (edges as `game.edges`), e.g. to measure it exactly.
+
+    Nodes or hands the policy lacks take `fallback` (uniform without one); actions the
+    policy does not name get probability 0.
+    """
+    out = []
+    for p in (0, 1):
+        strat = np.zeros((len(game.edges[p]), game.n_hands))
+        labels = game.hand_labels[p]
+        for d, node in enumerate(game.decisions[p]):
+            lo = int(game.decision_offsets[p][d])
+            actions = [game.labels[c] for c in game.children(int(node))]
+            index = {a: i for i, a in enumerate(actions)}
+            key = key_text(game.info[node])
+            hands = range(game.n_hands) if game.private[node] else range(1)
+            for h in hands:
+                hand = labels[h] if game.private[node] else None
+                dist = policy.distribution(key, hand)
+                if dist is None and fallback is not None:
+                    dist = fallback(game.info[node], hand, actions)
+                column = np.zeros(len(actions))
+                if dist:
+                    for a, prob in dist.items():
+                        if a in index:
+                            column[index[a]] += prob
+                if column.sum() <= 0:
+                    column[:] = 1.0
+                column /= column.sum()
+                if game.private[node]:
+                    strat[lo : lo + len(actions), h] = column
+                else:
+                    strat[lo : lo + len(actions), :] = column[:, None]
+        out.append(strat)
+    return out[0], out[1]
 
 
 def _sparse(column: FloatArray, threshold: float, digits: int) -> list[list[float]]:
