@@ -108,3 +108,25 @@ def test_help_explains_the_command() -> None:
     assert result.exit_code == 0
     for word in ("--bots", "--seed", "--workers", "--executor", "--db", "--plot", "--json"):
         assert word in result.stdout
+
+
+def test_a_bot_that_breaks_the_rules_is_named_without_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad_bot.py"
+    bad.write_text(
+        "from bluffdice.bots import Bot\n"
+        "from bluffdice.games.mia import Challenge\n\n"
+        "class Stubborn(Bot):\n"
+        "    name = 'stubborn'\n\n"
+        "    def act(self, view):\n"
+        "        return Challenge()  # even when nothing was announced\n"
+    )
+    crash = tmp_path / "crash_bot.py"
+    crash.write_text(
+        "from bluffdice.bots import Bot\n\nclass Crash(Bot):\n"
+        "    def act(self, view):\n        return 1 / 0\n"
+    )
+    code, out, err = run("--bots", f"{bad},odds", "--games", "2", "--seed", "1", "--no-store")
+    assert code == 2 and "Traceback" not in err
+    assert "bad_bot.py" in err and "failed in game" in err and "roll" in err
+    code, out, err = run("--bots", f"{crash},odds", "--games", "2", "--no-store")
+    assert code == 2 and "ZeroDivisionError" in err and "crash_bot.py:5" in err

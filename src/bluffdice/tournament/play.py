@@ -8,6 +8,7 @@ cluster and back unchanged.
 from __future__ import annotations
 
 import random
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ import msgspec
 
 from bluffdice.bots.base import Bot, load_bot
 from bluffdice.dealer import Game, play
-from bluffdice.games.base import Event
+from bluffdice.games.base import BluffdiceError, Event
 from bluffdice.games.registry import game_of, parse_rules
 from bluffdice.tournament.seating import derive_seed
 
@@ -86,12 +87,11 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         for seat, bot in enumerate(job.bots)
     ]
     tracker = _Tracker(players)
-    game = play(
-        Game.new(rules, players),
-        agents,
-        random.Random(derive_seed(job.seed, "dice")),
-        on_events=tracker,
-    )
+    game = Game.new(rules, players)
+    try:
+        play(game, agents, random.Random(derive_seed(job.seed, "dice")), on_events=tracker)
+    except Exception as exc:  # a bot's mistake: name the bot and the game, not a traceback
+        raise _bot_failed(job, game, exc) from None
     state: Any = game.state
     view: Any = state.view(None)
     result = view.result
@@ -114,6 +114,20 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         lives=lives,
         score=score,
         rounds=int(getattr(view, "round", 0)),
+    )
+
+
+def _bot_failed(job: GameJob, game: Game, exc: Exception) -> BluffdiceError:
+    seat = game.state.current_player
+    who = f"bot {job.bots[seat]!r} (seat {seat})" if 0 <= seat < len(job.bots) else "a bot"
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames and not isinstance(exc, BluffdiceError):
+        where = f" at {frames[-1].filename}:{frames[-1].lineno}"
+    what = str(exc) if isinstance(exc, BluffdiceError) else f"{type(exc).__name__}: {exc}"
+    return BluffdiceError(
+        f"{who} failed in game {job.index} (seed {job.seed}) after {len(game.record.steps)} "
+        f"steps{where}: {what}"
     )
 
 
