@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
@@ -18,10 +19,14 @@ from bluffdice.tournament.play import GameJob, GameResult, play_chunk
 
 EXECUTORS = ("local", "ray")
 
+IN_FLIGHT = 4
+"""Chunks submitted ahead per worker: enough to keep workers busy, few enough that a
+long tournament's results do not pile up in memory."""
+
 
 class Executor(Protocol):
     def run(
-        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+        self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]: ...
 
 
@@ -29,7 +34,7 @@ class SerialExecutor:
     """Plays every game in this process: no start-up cost, best for small runs and tests."""
 
     def run(
-        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+        self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]:
         for chunk in chunks:
             yield play_chunk(chunk, rules_text)
@@ -46,17 +51,21 @@ class ProcessExecutor:
         self.workers = workers
 
     def run(
-        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+        self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
-            futures = [pool.submit(play_chunk, chunk, rules_text) for chunk in chunks]
+            window: deque[Future[list[GameResult]]] = deque()
             try:
-                for future in futures:
-                    yield future.result()
+                for chunk in chunks:
+                    window.append(pool.submit(play_chunk, chunk, rules_text))
+                    if len(window) >= IN_FLIGHT * self.workers:
+                        yield window.popleft().result()
+                while window:
+                    yield window.popleft().result()
             finally:
-                for future in futures:
+                for future in window:
                     future.cancel()
 
 
@@ -78,7 +87,7 @@ class RayExecutor:
         self.address = address if address is not None else os.environ.get("RAY_ADDRESS")
 
     def run(
-        self, chunks: Sequence[Sequence[GameJob]], rules_text: str
+        self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]:
         ray = self._ray
         started_here = not ray.is_initialized()
@@ -86,9 +95,14 @@ class RayExecutor:
             ray.init(address=self.address or None, include_dashboard=False, log_to_driver=False)
         try:
             task = ray.remote(play_chunk)
-            refs = [task.remote(list(chunk), rules_text) for chunk in chunks]
-            for ref in refs:
-                yield ray.get(ref)
+            ahead = IN_FLIGHT * max(1, int(ray.cluster_resources().get("CPU", 1)))
+            window: deque[Any] = deque()
+            for chunk in chunks:
+                window.append(task.remote(list(chunk), rules_text))
+                if len(window) >= ahead:
+                    yield ray.get(window.popleft())
+            while window:
+                yield ray.get(window.popleft())
         finally:
             if started_here:
                 ray.shutdown()

@@ -7,7 +7,7 @@ games are the same for any executor and any number of workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bluffdice.bots.base import Bot, load_bot
@@ -97,22 +97,24 @@ def _names(specs: tuple[str, ...], game: str) -> tuple[str, ...]:
 
 def plan(config: TournamentConfig) -> list[GameJob]:
     """Every game of the tournament: its index, its seed and its bots, seat by seat."""
-    jobs = []
-    for index in range(config.games):
-        seated = lineup(len(config.bots), config.seats, config.seed, index)
-        jobs.append(
-            GameJob(
-                index=index,
-                seed=game_seed(config.seed, index),
-                entrants=seated,
-                bots=tuple(config.bots[b] for b in seated),
-            )
-        )
-    return jobs
+    return [job(config, index) for index in range(config.games)]
 
 
-def chunked(jobs: Sequence[GameJob], size: int) -> list[list[GameJob]]:
-    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+def job(config: TournamentConfig, index: int) -> GameJob:
+    seated = lineup(len(config.bots), config.seats, config.seed, index)
+    return GameJob(
+        index=index,
+        seed=game_seed(config.seed, index),
+        entrants=seated,
+        bots=tuple(config.bots[b] for b in seated),
+    )
+
+
+def chunks(config: TournamentConfig, size: int) -> Iterator[list[GameJob]]:
+    """The plan in chunks of `size` games, made as they are needed (a long tournament
+    never holds all its jobs in memory)."""
+    for start in range(0, config.games, size):
+        yield [job(config, i) for i in range(start, min(start + size, config.games))]
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -141,8 +143,8 @@ def run_tournament(
     (the store writes it, the progress bar advances)."""
     executor = executor or SerialExecutor()
     standings = standings_for(config)
-    jobs = plan(config)
-    for results in executor.run(chunked(jobs, chunk_size(len(jobs), workers)), config.rules):
+    size = chunk_size(config.games, workers)
+    for results in executor.run(chunks(config, size), config.rules):
         for result in results:
             standings.add(result, tuple(config.names[b] for b in result.entrants))
         if on_results is not None:
