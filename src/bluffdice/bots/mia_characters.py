@@ -33,18 +33,38 @@ from bluffdice.games.mia import (
 from bluffdice.games.mia.values import MIA
 
 
-def _forced(view: MiaView) -> Any | None:
-    """The action when there is no real choice to make (open the round, look first)."""
-    legal = view.legal_actions
-    if len(legal) == 1:
-        return legal[0]
-    if Look() in legal:
-        return Look()
-    return None
+class Character(Bot):
+    """The shape every character shares: what to announce holding dice, how to answer a
+    Mia announcement, how to answer any other. Rolling to open a round and looking at
+    fresh dice need no character."""
+
+    def act(self, view: MiaView) -> Any:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if Look() in legal:
+            return Look()
+        values = announcements(view)
+        if values:
+            assert view.my_dice is not None
+            return self.announce(view, view.my_dice, values)
+        if GiveUp() in legal:
+            return self.against_mia(view)
+        assert view.announced is not None
+        return self.answer(view, view.announced)
+
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+        raise NotImplementedError
+
+    def against_mia(self, view: MiaView) -> Any:
+        raise NotImplementedError
+
+    def answer(self, view: MiaView, announced: int) -> Any:
+        raise NotImplementedError
 
 
 @register_bot
-class LiarBot(Bot):
+class LiarBot(Character):
     """Bluffs often and boldly: most of its announcements are well above its dice, now
     and then a bare-faced Mia. It expects the same of others and challenges readily."""
 
@@ -54,31 +74,26 @@ class LiarBot(Bot):
     lie_rate = 0.7
     """How often it lies although the truth would be legal."""
 
-    def act(self, view: MiaView) -> Any:
-        forced = _forced(view)
-        if forced is not None:
-            return forced
-        legal = view.legal_actions
-        values = announcements(view)
-        if values:
-            assert view.my_dice is not None
-            truth_ok = view.my_dice in values
-            if truth_ok and self.rng.random() >= self.lie_rate:
-                return Announce(view.my_dice)
-            if MIA in values and self.rng.random() < 0.08:
-                return Announce(MIA)
-            start = view.my_dice if truth_ok else values[0]
-            return Announce(step_up(values, start, self.rng.randint(2, 5)))
-        if GiveUp() in legal:
-            return Challenge() if self.rng.random() < 0.7 else GiveUp()
-        assert view.announced is not None
-        if reach_chance(ranking_of(view), view.announced) < Fraction(1, 2):
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+        truth_ok = dice in values
+        if truth_ok and self.rng.random() >= self.lie_rate:
+            return Announce(dice)
+        if MIA in values and self.rng.random() < 0.08:
+            return Announce(MIA)
+        start = dice if truth_ok else values[0]
+        return Announce(step_up(values, start, self.rng.randint(2, 5)))
+
+    def against_mia(self, view: MiaView) -> Any:
+        return Challenge() if self.rng.random() < 0.7 else GiveUp()
+
+    def answer(self, view: MiaView, announced: int) -> Any:
+        if reach_chance(ranking_of(view), announced) < Fraction(1, 2):
             return Challenge()
         return Roll()
 
 
 @register_bot
-class LuckyBot(Bot):
+class LuckyBot(Character):
     """Believes in its luck: claims high values whatever it rolled and rarely challenges,
     trusting that its next roll will beat whatever came before."""
 
@@ -88,38 +103,28 @@ class LuckyBot(Bot):
     high = 8
     """Claims land among this many values just below Mia (the doubles and 65 by default)."""
 
-    def act(self, view: MiaView) -> Any:
-        forced = _forced(view)
-        if forced is not None:
-            return forced
-        legal = view.legal_actions
-        values = announcements(view)
-        if values:
-            assert view.my_dice is not None
-            if Cheers() in legal and self.rng.random() < 0.5:
-                return Cheers()
-            below_mia = [v for v in values if v != MIA] or values
-            high = below_mia[-self.high :]
-            claim = self.rng.choice(high)
-            ranking = ranking_of(view)
-            if view.my_dice in values and ranking.rank(view.my_dice) >= ranking.rank(claim):
-                return Announce(view.my_dice)
-            return Announce(claim)
-        if GiveUp() in legal:
-            if BeatMia() in legal:
-                return BeatMia()
-            return Challenge() if self.rng.random() < 0.15 else GiveUp()
-        assert view.announced is not None
-        if view.announced == MIA or (
-            reach_chance(ranking_of(view), view.announced) < Fraction(1, 10)
-            and self.rng.random() < 0.3
-        ):
-            return Challenge()
-        return Roll()
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+        if Cheers() in view.legal_actions and self.rng.random() < 0.5:
+            return Cheers()
+        below_mia = [v for v in values if v != MIA] or values
+        claim = self.rng.choice(below_mia[-self.high :])
+        ranking = ranking_of(view)
+        if dice in values and ranking.rank(dice) >= ranking.rank(claim):
+            return Announce(dice)
+        return Announce(claim)
+
+    def against_mia(self, view: MiaView) -> Any:
+        if BeatMia() in view.legal_actions:
+            return BeatMia()
+        return Challenge() if self.rng.random() < 0.15 else GiveUp()
+
+    def answer(self, view: MiaView, announced: int) -> Any:
+        unlikely = reach_chance(ranking_of(view), announced) < Fraction(1, 10)
+        return Challenge() if unlikely and self.rng.random() < 0.3 else Roll()
 
 
 @register_bot
-class ChainBot(Bot):
+class ChainBot(Character):
     """Aims further down the chain: hands the cup on unseen whenever the rules let it,
     with an inflated value, so that the loss falls on a later player. Once per round: when
     the cup comes back it decides by the odds of the announcement."""
@@ -127,27 +132,18 @@ class ChainBot(Bot):
     name = "chain"
     description = "passes and inflates to push the loss down the chain"
 
-    def act(self, view: MiaView) -> Any:
-        forced = _forced(view)
-        if forced is not None:
-            return forced
-        legal = view.legal_actions
-        ranking = ranking_of(view)
-        values = announcements(view)
-        if values:
-            assert view.my_dice is not None
-            # Without a pass it inflates its own claims instead: one or two places up.
-            start = view.my_dice if view.my_dice in values else values[0]
-            inflated = step_up(values, start, self.rng.randint(1, 2))
-            if inflated == MIA and start != MIA:
-                inflated = start
-            return Announce(inflated)
-        if GiveUp() in legal:
-            return Challenge() if self.rng.random() < 0.5 else GiveUp()
-        assert view.announced is not None
-        chance = reach_chance(ranking, view.announced)
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+        # Without a pass it inflates its own claims instead: one or two places up.
+        start = dice if dice in values else values[0]
+        inflated = step_up(values, start, self.rng.randint(1, 2))
+        return Announce(start if inflated == MIA and start != MIA else inflated)
+
+    def against_mia(self, view: MiaView) -> Any:
+        return Challenge() if self.rng.random() < 0.5 else GiveUp()
+
+    def answer(self, view: MiaView, announced: int) -> Any:
         options = passes(view)
         if options and my_calls_this_round(view) == 0:
             below_mia = [v for v in options if v != MIA] or options
-            return Pass(step_up(below_mia, view.announced, self.rng.randint(1, 2)))
-        return Challenge() if chance < Fraction(2, 5) else Roll()
+            return Pass(step_up(below_mia, announced, self.rng.randint(1, 2)))
+        return Challenge() if reach_chance(ranking_of(view), announced) < Fraction(2, 5) else Roll()
