@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bluffdice.cli.app import app, fail, out
-from bluffdice.games.base import CHANCE, BluffdiceError, Event
+from bluffdice.games.base import CHANCE, BluffdiceError, Event, PrivateEvent
 from bluffdice.games.registry import get_game, parse_rules, preset_name
 from bluffdice.store import DEFAULT_DB, Store, StoredGame
 
@@ -243,7 +243,12 @@ def _presenter(rules: Any) -> Any:
 
 
 def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
+    """Public events as any spectator reads them; a private one (someone's own dice) as
+    its owner saw it, marked with whose it was: the game is over, nothing is secret."""
     if presenter is not None:
+        if isinstance(event, PrivateEvent):
+            said = presenter.event(event, names, event.player)
+            return f"[dim]{escape(names[event.player])} sees:[/] {said}" if said else None
         said = presenter.event(event, names, None)
         return str(said) if said else None
     fields = msgspec.to_builtins(event)
