@@ -75,3 +75,20 @@ def test_bad_replays_fail_cleanly(tmp_path: Path) -> None:
     assert unknown.exit_code == 2 and "stored games are 1 to 3" in unknown.stderr
     nothing = runner.invoke(app, ["replay", "--db", str(db)])
     assert nothing.exit_code == 2 and "--list" in nothing.stderr
+
+
+def test_a_liars_dice_game_replays_with_every_cup(tmp_path: Path) -> None:
+    db = tmp_path / "ld.db"
+    result = runner.invoke(
+        app,
+        [
+            "tournament", "--game", "liars-dice", "--rules", "liars-dice(dice=2)",
+            "--bots", "odds,adaptive,random", "--games", "1", "--seed", "2", "--db", str(db),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    shown = runner.invoke(app, ["replay", "1", "--db", str(db)])
+    assert shown.exit_code == 0, shown.stderr
+    for name in ("odds", "adaptive", "random"):
+        assert f"{name} sees: Your dice" in shown.stdout
+    assert "Winner:" in shown.stdout
