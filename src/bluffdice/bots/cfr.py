@@ -8,8 +8,11 @@ few hundred CFR+ iterations, some seconds) and kept for the process. It always l
 its dice, then samples its action from the policy at the public node (the calls since
 the last roll, the value they had to beat) for the dice it holds.
 
-It falls back on a plain rule where the policy has nothing to say: rule sets the solver
-does not take (relaxed raise, joker 32), passes beyond the policy's pass cap, chains of
+Chains of passes longer than the policy's pass cap are folded back into it
+(`bluffdice.solve.mia.fold`: the two passes before the last call are dropped until the
+chain fits), and after `MAX_PASSES` passes between two rolls the bot stops passing, so
+two `cfr` bots never pass for ever. It falls back on a plain rule where the policy has
+nothing to say: rule sets the solver does not take (relaxed raise, joker 32), chains of
 passes among more than two players, and nodes its own play never reaches. The rule: a
 player who knows the dice under the cup challenges exactly when they fall short of the
 announcement, else rolls; otherwise the `honest` bot decides.
@@ -35,6 +38,8 @@ from bluffdice.games.base import BluffdiceError, Event, RuleError
 from bluffdice.games.registry import parse_rules
 
 FRESH_ITERATIONS = 400
+MAX_PASSES = 8
+"""Beyond this many passes between two rolls the bot stops passing (no endless game)."""
 MAX_FRESH_NODES = 200_000
 
 
@@ -122,6 +127,12 @@ class CfrBot(Bot):
 
     def act(self, view: Any) -> Any:
         if view.game == "mia":
+            from bluffdice.games.mia import Look, Roll
+
+            if view.phase == "open":
+                return Roll()
+            if Look() in view.legal_actions:
+                return Look()  # always look: see bluffdice.solve.mia
             action = self._act_mia(view)
         elif view.game == "liars-dice":
             action = self._act_liars_dice(view)
@@ -147,14 +158,10 @@ class CfrBot(Bot):
     # --- Mia ------------------------------------------------------------------------
 
     def _act_mia(self, view: Any) -> Any:
-        from bluffdice.games.mia import Look, Roll, parse_action
+        from bluffdice.games.mia import parse_action
         from bluffdice.solve import mia
 
         legal = view.legal_actions
-        if view.phase == "open":
-            return Roll()
-        if Look() in legal:
-            return Look()
         rules = _mia_rules(view.rules)
         if rules is None:
             return None
@@ -173,6 +180,12 @@ class CfrBot(Bot):
             return None
         hand = str(view.my_dice) if view.my_dice is not None else None
         dist = policy.distribution(mia.key_text(info), hand)
+        passes = len(info[2]) - 1
+        if not dist and passes > 0:
+            cap = int(policy.spec.get("pass_cap") or 0)
+            dist = policy.distribution(mia.key_text(mia.fold(info, cap)), hand)
+            if dist and passes >= MAX_PASSES:  # two players passing for ever: stop
+                dist = {a: p for a, p in dist.items() if not a.startswith("pass")}
         if not dist:
             return None
         action = parse_action(_sample(dist, self.rng))

@@ -245,3 +245,134 @@ def _print_result(result: dict[str, Any]) -> None:
     if "plot" in result:
         table.add_row("plot", result["plot"])
     out.print(table)
+
+
+@app.command("explain-policy")
+def explain_policy(
+    rules: Annotated[
+        str,
+        typer.Option(
+            help="The Mia rules whose shipped policy to explain: maexchen, classic, "
+            "doubles-ascending, drinking (the classic round) or a rule string."
+        ),
+    ] = "maexchen",
+    policy_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--policy",
+            help="Explain this policy file (from `bluffdice solve mia --out`) instead.",
+            metavar="FILE",
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Draw the equilibrium as heat maps (challenge chance per claim, opening "
+            "claims per roll, lies per value to beat, honesty) to a .png or .svg.",
+            metavar="FILE",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document and nothing else.")
+    ] = False,
+) -> None:
+    """What the solved heads-up Mia round says: when to believe, which lies to tell and
+    how often, how often to challenge each announcement."""
+    from bluffdice.solve.explain import explain, sentences
+    from bluffdice.solve.policy import Policy
+
+    plot_path = _plot_path(plot)
+    try:
+        policy = Policy.load(policy_file) if policy_file is not None else _shipped_for(rules)
+        ex = explain(policy)
+    except (BluffdiceError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    if plot_path is not None:
+        from bluffdice.solve.plot import mia_policy_figure
+
+        _save_plot(mia_policy_figure(ex), plot_path)
+    if as_json:
+        data = ex.to_json()
+        if plot_path is not None:
+            data["plot"] = str(plot_path)
+        out.print_json(json.dumps(data))
+        return
+    out.print(f"[bold]{ex.title}[/]: the equilibrium of one heads-up round")
+    if ex.value is not None and ex.exploitability is not None:
+        out.print(
+            f"[dim]value for the opener {ex.value:+.3f} (wins {(1 + ex.value) / 2:.1%} of "
+            f"rounds), exploitability {ex.exploitability:.1e}[/]"
+        )
+    for line in sentences(ex):
+        out.print(f"• {line}")
+    out.print(_challenge_table(ex))
+    out.print(_opening_table(ex))
+    if plot_path is not None:
+        out.print(f"[dim]plot: {plot_path}[/]")
+
+
+def _shipped_for(rules_text: str) -> Any:
+    from bluffdice.games.registry import parse_rules
+    from bluffdice.solve import mia
+    from bluffdice.solve.policy import shipped, shipped_index
+    from bluffdice.solve.problems import spec_json
+
+    rules = parse_rules(rules_text, game="mia")
+    want = spec_json(mia.spec_from_rules(rules))
+    keys = ("ranking", "pass_allowed", "mia_end", "beat_mia")
+    for name, entry in shipped_index().items():
+        if entry["game"] == "mia" and all(entry["spec"].get(k) == want[k] for k in keys):
+            return shipped(name)
+    raise BluffdiceError(
+        f"no shipped policy plays the round of {rules_text!r}: solve it with "
+        f"`bluffdice solve mia --rules '{rules_text}' --out FILE` and pass --policy FILE"
+    )
+
+
+def _shade(p: float) -> str:
+    if p != p:  # NaN: not a legal claim there
+        return ""
+    if p < 0.005:
+        return "[dim]·[/]"
+    if p >= 0.995:
+        return "[red]●[/]"
+    colour = "red" if p >= 0.67 else "yellow" if p >= 0.33 else "green"
+    return f"[{colour}]{p * 100:.0f}[/]"
+
+
+def _challenge_table(ex: Any) -> Table:
+    claims = [w for w in ex.values if any(w in row for row in ex.challenge.values())]
+    table = Table(
+        title="Chance of a challenge (%; ● always, · never)\nrows: what the claim had to "
+        "beat; columns: the claim",
+        title_justify="left",
+        box=None,
+        padding=(0, 0),
+        pad_edge=False,
+    )
+    table.add_column("", style="bold", min_width=8, no_wrap=True)
+    for w in claims:
+        table.add_column(str(w), justify="right", width=3)
+    for f in ex.floors:
+        row = ex.challenge.get(f, {})
+        if not row:
+            continue
+        table.add_row(ex.label(f), *(_shade(row.get(w, float("nan"))) for w in claims))
+    return table
+
+
+def _opening_table(ex: Any) -> Table:
+    table = Table(title="Opening the round: what to announce", title_justify="left")
+    table.add_column("roll", style="bold")
+    table.add_column("announce")
+    r = ex.ranking
+    for d in reversed(r.best_first):
+        dist = ex.opening.get(d)
+        if not dist:
+            continue
+        parts = sorted(dist.items(), key=lambda kv: -kv[1])
+        shown = [f"{r.name(w)} {p * 100:.0f}%" for w, p in parts[:5] if p >= 0.01]
+        if len(parts) > 5:
+            shown.append("…")
+        table.add_row(r.name(d), ", ".join(shown))
+    return table

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from bluffdice.games.base import RuleError
-from bluffdice.solve.tree import PublicGame, TreeBuilder
+from bluffdice.solve.tree import PublicGame, TreeBuilder, TreeTooLarge
 
 RAISE_RULES = ("reset-face", "reset-quantity", "strict", "no-lowering")
 WILD = ("off", "ones", "highest")
@@ -134,8 +134,27 @@ def key_text(info: tuple[tuple[int, int], ...]) -> str:
     return ",".join(bid_text(b) for b in info)
 
 
+def count_nodes(spec: DudoSpec) -> int:
+    """How many nodes the public tree has, counted without building it."""
+    bids = spec.bids()
+    below: dict[tuple[int, int], int] = {}
+
+    def size(b: tuple[int, int]) -> int:  # the bid's node, its challenge, and what follows
+        if b not in below:
+            below[b] = 2 + sum(size(n) for n in bids if spec.may_follow(b, n))
+        return below[b]
+
+    return 1 + sum(size(b) for b in bids if spec.may_follow(None, b))
+
+
 def build(spec: DudoSpec, max_nodes: int = 3_000_000) -> PublicGame:
     """The public tree of one round. Node info: the tuple of bids made so far."""
+    size = count_nodes(spec)
+    if size > max_nodes:
+        raise TreeTooLarge(
+            f"{spec.describe()} has {size:,} public nodes, more than the {max_nodes:,} the "
+            "solver builds: take fewer dice or faces"
+        )
     hands = spec.hands()
     h = len(hands)
     probs = np.array([spec.hand_probability(x) for x in hands])

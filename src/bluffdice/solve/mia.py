@@ -37,7 +37,7 @@ import numpy as np
 
 from bluffdice.games.base import RuleError
 from bluffdice.games.mia.values import MIA, VALUES, Ranking, probability
-from bluffdice.solve.tree import FloatArray, PublicGame, TreeBuilder
+from bluffdice.solve.tree import FloatArray, PublicGame, TreeBuilder, TreeTooLarge
 
 HANDS: tuple[int, ...] = VALUES
 """Hand index -> dice value (the 21 Mia values in the engine's order)."""
@@ -59,10 +59,13 @@ class MiaRoundSpec:
     pass_cap: int = 0
     mia_end: str = "instant"
     beat_mia: bool = False
+    at_cap: str = "draw"
 
     def __post_init__(self) -> None:
         if self.mia_end not in ("instant", "receiver"):
             raise RuleError("mia_end must be instant or receiver")
+        if self.at_cap not in AT_CAP:
+            raise RuleError(f"at_cap must be one of {', '.join(AT_CAP)}")
         if self.pass_cap < 0:
             raise RuleError("pass_cap must be 0 or more")
 
@@ -78,7 +81,8 @@ class MiaRoundSpec:
             if getattr(r, name):
                 parts.append(name.replace("_", " "))
         if self.pass_allowed:
-            parts.append(f"pass (at most {self.pass_cap} between rolls)")
+            end = "then a pass is a draw" if self.at_cap == "draw" else "then no pass"
+            parts.append(f"pass (at most {self.pass_cap} between rolls, {end})")
         else:
             parts.append("no pass")
         parts.append("Mia shown at once" if self.mia_end == "instant" else "Mia: give up or look")
@@ -89,8 +93,14 @@ class MiaRoundSpec:
 
 DEFAULT_PASS_CAP = 2
 
+AT_CAP = {
+    "draw": "a pass of the same value after the cap ends the round with no loser (the "
+    "endless exchange of passes it would start)",
+    "forced": "after the cap the receiver must challenge or roll",
+}
 
-def spec_from_rules(rules: Any, pass_cap: int | None = None) -> MiaRoundSpec:
+
+def spec_from_rules(rules: Any, pass_cap: int | None = None, at_cap: str = "draw") -> MiaRoundSpec:
     """The round that `rules` (MiaRules) play heads-up; RuleError if the solver cannot."""
     if rules.relaxed_raise:
         raise RuleError(
@@ -106,6 +116,7 @@ def spec_from_rules(rules: Any, pass_cap: int | None = None) -> MiaRoundSpec:
         pass_cap=cap if rules.pass_allowed else 0,
         mia_end=rules.mia_end,
         beat_mia=rules.beat_mia,
+        at_cap=at_cap,
     )
 
 
@@ -208,6 +219,36 @@ class _Builder:
                     self.announced(
                         node, f"pass {w}", holder, receiver, w, (key[0], key[1], (*key[2], w))
                     )
+        elif spec.pass_allowed and spec.at_cap == "draw":
+            tree.terminal(node, f"pass {value}", self.flat(holder, 0.0))
+
+
+def count_nodes(spec: MiaRoundSpec, start_floor: int = 0) -> int:
+    """How many nodes the shared public game has, counted without building it."""
+    ranking = spec.ranking
+    values = tuple(reversed(ranking.best_first))
+    memo: dict[tuple[int, int], int] = {}
+
+    def said(v: int, passes: int) -> int:  # nodes under one announcement or pass
+        if v == MIA:
+            if spec.mia_end == "instant":
+                return 1
+            return 3 + int(spec.beat_mia)
+        key = (ranking.rank(v), passes)
+        if key not in memo:
+            more = 0
+            if passes < spec.passes:
+                more = sum(said(w, passes + 1) for w in values if ranking.rank(w) >= key[0])
+            elif spec.pass_allowed and spec.at_cap == "draw":
+                more = 1
+            memo[key] = 3 + more
+        return memo[key]
+
+    def segment(floor: int) -> int:
+        return 1 + sum(said(w, 0) for w in values if ranking.rank(w) > floor)
+
+    floors = {start_floor} | {ranking.rank(v) for v in values if v != MIA}
+    return sum(segment(f) * (1 if f == start_floor else 2) for f in floors if f >= start_floor)
 
 
 def build(
@@ -219,6 +260,13 @@ def build(
     far larger); `start_floor` starts the round as if a value of that rank had to be
     beaten. Both exist for tests that check sharing changes nothing.
     """
+    if share:
+        size = count_nodes(spec, start_floor)
+        if size > max_nodes:
+            raise TreeTooLarge(
+                f"{spec.describe()} has about {size:,} public nodes, more than the "
+                f"{max_nodes:,} the solver builds: lower the pass cap"
+            )
     b = _Builder(spec, max_nodes, share)
     b.segment(0, start_floor)
     while b.todo:
@@ -266,6 +314,21 @@ def answer_info(ranking: Ranking, calls: Calls, opener: int) -> tuple[int, int, 
     floor = ranking.rank(calls[start - 1][2]) if start > 0 else 0
     holder = 0 if calls[start][0] == opener else 1
     return (holder, floor, tuple(c[2] for c in calls[start:]))
+
+
+def fold(info: tuple[int, int, tuple[int, ...]], cap: int) -> tuple[int, int, tuple[int, ...]]:
+    """Map a node beyond the pass cap onto one within it, two passes earlier.
+
+    A chain of passes longer than the cap is shortened by dropping the two passes before
+    the last call, until it fits: the same player answers, the same value stands, and
+    the values still never fall. A policy solved with a cap thus answers any chain of
+    passes the rules allow, as if the exchange had started two passes later.
+    """
+    holder, floor, chain = info
+    calls = list(chain)
+    while len(calls) - 1 > cap and len(calls) >= 3:
+        del calls[-3:-1]
+    return (holder, floor, tuple(calls))
 
 
 def fallback(

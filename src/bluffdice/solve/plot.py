@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from matplotlib.figure import Figure
 
@@ -63,3 +64,127 @@ def convergence_figure(
         fontsize=11,
     )
     return fig
+
+
+def _heat(
+    ax: Any,
+    grid: list[list[float]],
+    rows: list[str],
+    cols: list[str],
+    title: str,
+    cmap: str,
+    note: str = "",
+) -> Any:
+    import numpy as np
+    from matplotlib import colormaps
+
+    data = np.ma.masked_invalid(np.array(grid, dtype=float))
+    shades = colormaps[cmap].with_extremes(bad="#eeeeee")
+    image = ax.imshow(data * 100, cmap=shades, vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, fontsize=7, rotation=90)
+    ax.set_yticks(range(len(rows)), rows, fontsize=7)
+    ax.set_title(title, fontsize=10, loc="left")
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            v = data[i, j]
+            if v is np.ma.masked or v < 0.005:
+                continue
+            ax.text(
+                j,
+                i,
+                f"{v * 100:.0f}",
+                ha="center",
+                va="center",
+                fontsize=5.5,
+                color="white" if v > 0.55 else "black",
+            )
+    if note:
+        ax.set_xlabel(note, fontsize=8)
+    return image
+
+
+def mia_policy_figure(ex: Any) -> Figure:
+    """Four panels: when to challenge, what to open with, which lies, how honest."""
+    r = ex.ranking
+    claims = [v for v in ex.values]
+    names = [str(v) for v in claims]
+    floors = ex.floors
+    floor_names = [ex.label(f) for f in floors]
+    fig = Figure(figsize=(15, 12), layout="constrained")
+    (a, b), (c, d) = fig.subplots(2, 2)
+
+    nan = float("nan")
+    grid = [[ex.challenge.get(f, {}).get(w, nan) for w in claims] for f in floors]
+    img = _heat(
+        a,
+        grid,
+        floor_names,
+        names,
+        "Chance of a challenge (%), by the claim and what it had to beat",
+        "Reds",
+        "claim",
+    )
+    a.set_ylabel("the claim had to beat")
+    fig.colorbar(img, ax=a, shrink=0.8, label="%")
+
+    rolls = list(reversed(r.best_first))
+    grid = [[ex.opening.get(d, {}).get(w, 0.0) or nan for w in claims] for d in rolls]
+    img = _heat(
+        b,
+        grid,
+        [str(v) for v in rolls],
+        names,
+        "Opening the round: what to announce with each roll (%)",
+        "Blues",
+        "claim",
+    )
+    for i, _ in enumerate(rolls):
+        b.add_patch(_box(i, i))
+    b.set_ylabel("your roll (boxes: the roll itself)")
+    fig.colorbar(img, ax=b, shrink=0.8, label="%")
+
+    lie_rows = [f for f in floors if f in ex.lies]
+    grid = [[ex.lies[f].get(w, 0.0) or nan for w in claims] for f in lie_rows]
+    img = _heat(
+        c,
+        grid,
+        [ex.label(f) for f in lie_rows],
+        names,
+        "When the roll falls short: which lie to tell (%)",
+        "Purples",
+        "claim",
+    )
+    c.set_ylabel("you must beat")
+    fig.colorbar(img, ax=c, shrink=0.8, label="%")
+
+    xs = [f for f in floors if f in ex.honest]
+    pos = list(range(len(xs)))
+    d.bar(pos, [ex.honest[f] * 100 for f in xs], color="#55a868", label="claim is honest")
+    d.plot(
+        pos,
+        [ex.reach[f] * 100 for f in xs],
+        color="#c44e52",
+        marker="o",
+        markersize=3,
+        label="a fresh roll beats it",
+    )
+    d.set_xticks(pos, [ex.label(f) for f in xs], fontsize=7, rotation=90)
+    d.set_ylim(0, 105)
+    d.set_ylabel("%")
+    d.set_xlabel("what the holder must beat", fontsize=8)
+    d.set_title("How often the holder's claim is honest", fontsize=10, loc="left")
+    d.legend(fontsize=8)
+    d.grid(True, axis="y", alpha=0.3)
+    subtitle = ""
+    if ex.value is not None:
+        subtitle = f"value for the opener {ex.value:+.3f}"
+    if ex.exploitability is not None:
+        subtitle += f", exploitability {ex.exploitability:.1e}"
+    fig.suptitle(f"{ex.title}: the equilibrium\n{subtitle}", fontsize=12)
+    return fig
+
+
+def _box(x: int, y: int) -> Any:
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=0.8)

@@ -1,0 +1,101 @@
+"""`bluffdice solve` and `bluffdice explain-policy`: results, files, plots, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bluffdice.cli import app
+from bluffdice.solve import Policy, evaluate, problem
+from bluffdice.solve.policy import to_strategy
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_solve_json_reports_value_exploitability_and_checkpoints(tmp_path: Path) -> None:
+    out, plot = tmp_path / "p.json.gz", tmp_path / "c.png"
+    code, stdout, stderr = invoke(
+        "solve",
+        "liars-dice",
+        "--rules",
+        "openspiel(faces=4)",
+        "--target-exploitability",
+        "1e-3",
+        "--json",
+        "--out",
+        str(out),
+        "--plot",
+        str(plot),
+    )
+    assert code == 0, stderr
+    doc = json.loads(stdout)
+    assert doc["exploitability"] <= 1e-3 and doc["reached_target"]
+    assert doc["nash_conv"] == pytest.approx(2 * doc["exploitability"])
+    its = [c["iterations"] for c in doc["checkpoints"]]
+    assert its == sorted(its) and its[-1] == doc["iterations"]
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    # The saved policy is the solved strategy: measured again, it is as exploitable.
+    policy = Policy.load(out)
+    p = problem("liars-dice", "openspiel(faces=4)")
+    again = evaluate(p.public, to_strategy(p.public, policy, p.key_text))
+    assert again.exploitability == pytest.approx(doc["exploitability"], abs=2e-4)
+    assert policy.exploitability == doc["exploitability"]
+
+
+def test_solve_prints_a_table_with_the_value() -> None:
+    code, stdout, _ = invoke("solve", "mia", "--iterations", "30", "--algorithm", "cfr")
+    assert code == 0
+    assert "value for player 0" in stdout and "exploitability" in stdout
+    assert "30 in" in stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "mia", "--iterations", "5", "--target-exploitability", "0.1"], "not both"),
+        (["solve", "common-hand"], "handles mia and liars-dice"),
+        (["solve", "liars-dice", "--rules", "dudo"], "single_round=on"),
+        (["solve", "mia", "--rules", "meyer"], "joker32"),
+        (["solve", "mia", "--algorithm", "dcfr"], "--algorithm"),
+        (["solve", "mia", "--plot", "x.gif"], ".png or .svg"),
+        (["solve", "liars-dice", "--rules", "openspiel(dice=5)"], "nodes"),
+        (["solve", "nosuchgame"], "unknown game"),
+        (["explain-policy", "--rules", "meyer"], "joker32"),
+        (["explain-policy", "--policy", "/no/such/file.json.gz"], "cannot read"),
+    ],
+)
+def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
+    code, stdout, stderr = invoke(*args)
+    assert code == 2
+    assert message in stderr.replace("\n", " ")
+    assert "Traceback" not in stderr + stdout
+
+
+def test_explain_policy_says_when_to_believe_and_draws(tmp_path: Path) -> None:
+    plot = tmp_path / "e.svg"
+    code, stdout, stderr = invoke("explain-policy", "--plot", str(plot))
+    assert code == 0, stderr
+    assert "Opening the round" in stdout and "challenge" in stdout
+    assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def test_explain_policy_json_has_a_challenge_chance_for_each_opening_claim() -> None:
+    code, stdout, _ = invoke("explain-policy", "--json")
+    assert code == 0
+    doc = json.loads(stdout)
+    opening = doc["challenge"]["0"]
+    assert len(opening) == 20  # every claim but Mia, which is shown at once
+    assert all(0 <= p <= 1 for p in opening.values())
+    # Nobody challenges the lowest claims, and higher claims draw more challenges.
+    assert opening["31"] == 0 and opening["66"] > opening["53"]
+    assert doc["sentences"]
