@@ -161,8 +161,8 @@ def mia_policy_figure(ex: Any) -> Figure:
     pos = list(range(len(xs)))
     d.bar(pos, [ex.honest[f] * 100 for f in xs], color="#55a868", label="claim is honest")
     d.plot(
-        pos,
-        [ex.reach[f] * 100 for f in xs],
+        pos[1:] if xs and xs[0] == 0 else pos,
+        [ex.reach[f] * 100 for f in xs if f != 0],
         color="#c44e52",
         marker="o",
         markersize=3,
