@@ -156,3 +156,25 @@ def test_maexchen_round_converges_and_the_opener_is_ahead() -> None:
     # The receiver can always challenge the opener's first call; the opener still wins
     # more than half the rounds at equilibrium.
     assert e.value > 0.1
+
+
+def test_looking_at_the_dice_is_never_worse_than_announcing_blind() -> None:
+    """The always-look abstraction: the round where the roller may announce blind has
+    the same value as the round where the roller always looks."""
+    from dataclasses import replace
+
+    rules = parse_rules("classic(lives=1)", game="mia")
+    floor = rules.ranking.rank(64)
+    values = []
+    for look in ("always", "choose"):
+        spec = replace(mia.spec_from_rules(rules, 1), look=look)
+        g = mia.build(spec, start_floor=floor)
+        solver = Solver(g, "cfr+")
+        solver.iterate(500)
+        e = solver.exploitability()
+        assert e.exploitability < 1e-3
+        values.append((e.value, e.exploitability))
+        if look == "choose":
+            assert any(g.labels[c] == "look" for c in g.children(g.start))
+    (a, ea), (b, eb) = values
+    assert a == pytest.approx(b, abs=2 * (ea + eb))

@@ -21,10 +21,14 @@ Abstractions (stated, and measured in docs/solve.md):
 
 * The roller always looks. A blind announcement is never better for the roller: looking
   and then ignoring the dice gives exactly the same play, so the value and the
-  equilibrium of the round are unchanged.
+  equilibrium of the round are unchanged. (`look="choose"` builds the round with the
+  choice, to measure that: a "look" action at every roll, and blind announcements whose
+  outcome is the fresh roll's average.)
 * With the pass on, the answers after one roll may be passes at the same value
-  indefinitely; `pass_cap` limits the passes between two rolls (then the receiver must
-  challenge or roll).
+  indefinitely; `pass_cap` limits the passes between two rolls. At the cap
+  (`at_cap="draw"`, the default) a pass of the same value still stands for the endless
+  exchange it would start and ends the round with no loser; with `at_cap="forced"` the
+  receiver must challenge or roll.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ HAND_INDEX = {v: i for i, v in enumerate(HANDS)}
 
 CHALLENGE = "challenge"
 ROLL = "roll"
+LOOK = "look"
 GIVE_UP = "give-up"
 BEAT = "beat"
 
@@ -60,8 +65,11 @@ class MiaRoundSpec:
     mia_end: str = "instant"
     beat_mia: bool = False
     at_cap: str = "draw"
+    look: str = "always"
 
     def __post_init__(self) -> None:
+        if self.look not in ("always", "choose"):
+            raise RuleError("look must be always or choose")
         if self.mia_end not in ("instant", "receiver"):
             raise RuleError("mia_end must be instant or receiver")
         if self.at_cap not in AT_CAP:
@@ -136,8 +144,8 @@ class _Builder:
         self.roll_dist = np.array([float(probability(v)) for v in HANDS])
         self.nothing = np.zeros(self.h)
         self.nothing[0] = 1.0
-        self.roots: dict[tuple[int, int], int] = {}
-        self.todo: list[tuple[int, int, int]] = []
+        self.roots: dict[tuple[int, int, bool], int] = {}
+        self.todo: list[tuple[int, int, int, bool]] = []
         p_mia = probability(MIA)
         self.beat_win = float(p_mia)  # chance that an open roll shows Mia
 
@@ -167,22 +175,40 @@ class _Builder:
     # structure --------------------------------------------------------------------
 
     def segment(self, holder: int, floor: int) -> int:
-        key = (holder, floor)
+        """The root where `holder` has just rolled: looked (always look), or about to
+        choose between looking and announcing blind (look="choose")."""
+        if self.spec.look == "choose":
+            return self._root(holder, floor, blind=True)
+        return self._root(holder, floor, blind=False)
+
+    def _root(self, holder: int, floor: int, blind: bool) -> int:
+        key = (holder, floor, blind)
         node = self.roots.get(key) if self.share else None
         if node is None:
-            dists = (
-                (self.roll_dist, self.nothing) if holder == 0 else (self.nothing, self.roll_dist)
-            )
+            info: tuple[int, int, tuple[int, ...]]
+            if blind:  # nobody has seen the new dice
+                dists = (self.nothing, self.nothing)
+                info = (holder, floor, (0,))
+            else:
+                dists = (
+                    (self.roll_dist, self.nothing)
+                    if holder == 0
+                    else (self.nothing, self.roll_dist)
+                )
+                info = hold_key(holder, floor)
             node = self.roots[key] = self.tree.root(
-                holder, dists[0], dists[1], info=hold_key(holder, floor)
+                holder, dists[0], dists[1], info=info, private=not blind
             )
-            self.todo.append((node, holder, floor))
+            self.todo.append((node, holder, floor, blind))
         return node
 
-    def expand(self, node: int, holder: int, floor: int) -> None:
+    def expand(self, node: int, holder: int, floor: int, blind: bool) -> None:
+        if blind:
+            self.tree.jump(node, LOOK, self._root(holder, floor, blind=False))
         for w in self.worst_first:
             if self.rank[w] > floor:
-                self.announced(node, str(w), holder, holder, w, (holder, floor, (w,)))
+                chain = (0, w) if blind else (w,)
+                self.announced(node, str(w), holder, holder, w, (holder, floor, chain), blind)
 
     def announced(
         self,
@@ -192,32 +218,49 @@ class _Builder:
         announcer: int,
         value: int,
         key: tuple[int, int, tuple[int, ...]],
+        blind: bool = False,
     ) -> None:
-        """`announcer` just said `value` (an announcement or a pass) over holder's dice."""
+        """`announcer` just said `value` (an announcement or a pass) over holder's dice
+        (dice nobody has seen if `blind`)."""
         spec, tree = self.spec, self.tree
         receiver = 1 - announcer
+        private = receiver == holder and not blind
+
+        def shown(v: int) -> FloatArray:
+            u = self.shown(holder, announcer, v)
+            if blind:  # the dice are still a fresh roll for everybody
+                axis = u[:, 0] if holder == 0 else u[0, :]
+                return self.flat(holder, float(self.roll_dist @ axis))
+            return u
+
         if value == MIA:
             if spec.mia_end == "instant":
-                tree.terminal(parent, label, self.shown(holder, announcer, MIA))
+                tree.terminal(parent, label, shown(MIA))
                 return
-            node = tree.decision(parent, label, receiver, info=key, private=receiver == holder)
+            node = tree.decision(parent, label, receiver, info=key, private=private)
             sign = 1.0 if announcer == 0 else -1.0
             tree.terminal(node, GIVE_UP, self.flat(holder, sign))
-            tree.terminal(node, CHALLENGE, self.shown(holder, announcer, MIA))
+            tree.terminal(node, CHALLENGE, shown(MIA))
             if spec.beat_mia:
                 p = self.beat_win
                 tree.terminal(node, BEAT, self.flat(holder, sign * (1 - 2 * p)))
             return
-        node = tree.decision(parent, label, receiver, info=key, private=receiver == holder)
-        tree.terminal(node, CHALLENGE, self.shown(holder, announcer, value))
+        node = tree.decision(parent, label, receiver, info=key, private=private)
+        tree.terminal(node, CHALLENGE, shown(value))
         tree.jump(node, ROLL, self.segment(receiver, self.rank[value]))
-        passes = len(key[2]) - 1
+        passes = len(key[2]) - (2 if blind else 1)
         if passes < spec.passes:
             floor = self.rank[value]
             for w in self.worst_first:
                 if self.rank[w] >= floor:
                     self.announced(
-                        node, f"pass {w}", holder, receiver, w, (key[0], key[1], (*key[2], w))
+                        node,
+                        f"pass {w}",
+                        holder,
+                        receiver,
+                        w,
+                        (key[0], key[1], (*key[2], w)),
+                        blind,
                     )
         elif spec.pass_allowed and spec.at_cap == "draw":
             tree.terminal(node, f"pass {value}", self.flat(holder, 0.0))
@@ -260,7 +303,7 @@ def build(
     far larger); `start_floor` starts the round as if a value of that rank had to be
     beaten. Both exist for tests that check sharing changes nothing.
     """
-    if share:
+    if share and spec.look == "always":
         size = count_nodes(spec, start_floor)
         if size > max_nodes:
             raise TreeTooLarge(
