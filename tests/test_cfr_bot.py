@@ -56,6 +56,12 @@ def test_three_players_and_unsolvable_rules_fall_back_but_stay_legal() -> None:
     assert policy == 0 and fallback > 0  # joker 32 restarts rounds: no policy
 
 
+def test_rules_without_a_shipped_policy_are_solved_on_first_use() -> None:
+    mean, policy, fallback = _games("maexchen(rounds=1,little_mia=on)", "mia", "random", 60)
+    assert fallback == 0 and policy > 60
+    assert mean > 0
+
+
 def test_liars_dice_openspiel_is_played_from_the_policy() -> None:
     mean, policy, fallback = _games("openspiel", "liars-dice", "random", 200)
     assert fallback == 0 and policy > 200

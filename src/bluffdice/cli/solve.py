@@ -69,7 +69,9 @@ def solve(
     pass_cap: Annotated[
         int | None,
         typer.Option(
-            help="Mia with the pass: at most this many passes between two rolls (default 2).",
+            help="Mia with the pass: at most this many passes between two rolls (default 2); "
+            "after them, passing the same value on counts as the endless exchange it starts "
+            "(a draw). See docs/solve.md.",
             min=0,
             max=6,
         ),

@@ -294,11 +294,11 @@ def run(
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     clock: Callable[[], float] | None = None,
 ) -> list[Checkpoint]:
-    """Iterate until `iterations` are done or the exploitability is below `target`.
+    """Iterate until `iterations` are done or the exploitability is at most `target`.
 
-    Exploitability is measured at geometrically spaced iteration counts (about
-    `checkpoints` per decade of iterations would be too many; this spaces them so the
-    measuring costs a small share of the run) and always at the end.
+    Exploitability is measured exactly at iteration counts spaced geometrically (about
+    `checkpoints` of them up to the limit, so measuring costs a small share of the run)
+    and at the end. A checkpoint's `seconds` is solver time only.
     """
     import time
 
