@@ -77,7 +77,7 @@ def test_first_out_tables_count_losses(tmp_path: Path) -> None:
         (["--rules", "liars-dice"], "not of mia"),
         (["--games", "0"], "--games must be between"),
         (["--executor", "cluster"], "unknown executor"),
-        (["--plot", "ratings.txt"], "must end in"),
+        (["--plot", "ratings.txt"], "written as .png or .svg"),
         (["--workers", "0"], "--workers"),
         (["--game", "chess"], "unknown game"),
         (["--db", "nosuchdialect://x"], "cannot use database"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -9,6 +10,7 @@ from rich.console import Console
 
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import parse_rules
+from bluffdice.plotting import check_plot_path, save_figure
 
 app = typer.Typer(
     name="bluffdice",
@@ -35,6 +37,24 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
+
+
+def plot_target(plot: Path | None) -> Path | None:
+    """Check a --plot path before the work starts; a bad one is a clear error, exit 2."""
+    if plot is None:
+        return None
+    try:
+        return check_plot_path(plot)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+
+
+def write_plot(fig: Any, path: Path) -> None:
+    """Save a figure for --plot, turning a write failure into a clear error."""
+    try:
+        save_figure(fig, path)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
 
 
 def rules_option(text: str, game: str | None = None) -> Any:

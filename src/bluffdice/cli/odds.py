@@ -11,7 +11,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from bluffdice.cli.app import app, err, fail, out, rules_option
+from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.mia.rules import MiaRules
 from bluffdice.games.mia.values import MIA, parse_value
@@ -60,24 +60,8 @@ def _mia_cell(p: Fraction) -> str:
     return f"{pct(p):>6} [dim]{_over_36(p):>5}[/]"
 
 
-def _plot_path(plot: Path | None) -> Path | None:
-    if plot is None:
-        return None
-    from bluffdice.odds.plot import check_path
-
-    try:
-        return check_path(plot)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-
-
 def _save(fig: Any, path: Path) -> None:
-    from bluffdice.odds.plot import save
-
-    try:
-        save(fig, path)
-    except OSError as exc:
-        raise fail(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    write_plot(fig, path)
     err.print(f"chart written to {path}", highlight=False)
 
 
@@ -152,7 +136,7 @@ def mia(
 ) -> None:
     """The `odds mia` command; its help text is MIA_HELP."""
     parsed: MiaRules = rules_option(rules, game="mia")
-    path = _plot_path(plot)
+    path = plot_target(plot)
     if after is not None and believe is None:
         raise fail("--after goes with --believe VALUE: which announcement followed it?")
     if believe is not None:
@@ -460,7 +444,7 @@ def liars_dice(
             table = binomial.odds_table(dice, own=own_dice, faces=faces, wild=wild_face)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    path = _plot_path(plot)
+    path = plot_target(plot)
     if as_json:
         _emit(liars_dice_document(dice, faces, wild_face, own_dice, table, rules))
     elif face is not None:

@@ -12,31 +12,11 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bluffdice.cli.app import app, err, fail, out
+from bluffdice.cli.app import app, err, fail, out, plot_target, write_plot
 from bluffdice.games.base import BluffdiceError
 
 DEFAULT_TARGET = 1e-3
 MAX_ITERATIONS = 1_000_000
-
-
-def _plot_path(plot: Path | None) -> Path | None:
-    if plot is None:
-        return None
-    from bluffdice.solve.plot import check_path
-
-    try:
-        return check_path(plot)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-
-
-def _save_plot(fig: Any, path: Path) -> None:
-    from bluffdice.solve.plot import save
-
-    try:
-        save(fig, path)
-    except OSError as exc:
-        raise fail(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 
 
 @app.command()
@@ -119,7 +99,7 @@ def solve(
         raise fail(
             f"cannot write {str(out_file)!r}: folder {str(out_file.parent)!r} does not exist"
         )
-    plot_path = _plot_path(plot)
+    plot_path = plot_target(plot)
     try:
         prob = problem(game, rules, pass_cap=pass_cap)
     except TreeTooLarge as exc:
@@ -214,7 +194,7 @@ def solve(
     if plot_path is not None:
         from bluffdice.solve.plot import convergence_figure
 
-        _save_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
+        write_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
         result["plot"] = str(plot_path)
     if as_json:
         out.print_json(json.dumps(result))
@@ -283,7 +263,7 @@ def explain_policy(
     from bluffdice.solve.explain import explain, sentences
     from bluffdice.solve.policy import Policy
 
-    plot_path = _plot_path(plot)
+    plot_path = plot_target(plot)
     try:
         policy = Policy.load(policy_file) if policy_file is not None else _shipped_for(rules)
         ex = explain(policy)
@@ -292,7 +272,7 @@ def explain_policy(
     if plot_path is not None:
         from bluffdice.solve.plot import mia_policy_figure
 
-        _save_plot(mia_policy_figure(ex), plot_path)
+        write_plot(mia_policy_figure(ex), plot_path)
     if as_json:
         data = ex.to_json()
         if plot_path is not None:

@@ -22,14 +22,14 @@ from rich.progress import (
 from rich.table import Table
 
 from bluffdice.bots.base import available_bots
-from bluffdice.cli.app import app, err, fail, out, rules_option
+from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import get_game, parse_rules, preset_name, rules_string
 from bluffdice.store import DEFAULT_DB, Store
 from bluffdice.tournament.executors import EXECUTORS, make_executor
 from bluffdice.tournament.play import GameResult
-from bluffdice.tournament.plot import check_plot_path, plot_standings
+from bluffdice.tournament.plot import plot_standings
 from bluffdice.tournament.runner import TournamentConfig, make_config, run_tournament
 from bluffdice.tournament.stats import BotLine, Standings
 
@@ -106,11 +106,7 @@ def tournament(
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
     if workers is not None and not 1 <= workers <= 1024:
         raise fail(f"--workers must be between 1 and 1024, not {workers}")
-    if plot is not None:
-        try:
-            check_plot_path(plot)
-        except BluffdiceError as exc:
-            raise fail(str(exc)) from None
+    plot = plot_target(plot)
     names = [b for b in bots.split(",")] if bots else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
     try:

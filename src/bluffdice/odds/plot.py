@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
@@ -18,23 +17,11 @@ from bluffdice.games.mia.values import HALBMEIER, LITTLE_MIA, MIA, is_double, pi
 from bluffdice.odds.binomial import FaceOdds
 from bluffdice.odds.mia_table import median_tier, tier_table
 
-FORMATS = (".png", ".svg")
-
 _BEAT = "#4c72b0"
 _TIE = "#a6bddb"
 _MEDIAN = "#dd8452"
 _EXACT = "#55a868"
 _LINE = "#c44e52"
-
-
-def check_path(path: str | Path) -> Path:
-    """The plot's path, if its suffix is one matplotlib writes here; else a ValueError."""
-    p = Path(path)
-    if p.suffix.lower() not in FORMATS:
-        raise ValueError(f"a plot is written as .png or .svg, not {p.name!r}")
-    if not p.parent.is_dir():
-        raise ValueError(f"cannot write {str(p)!r}: folder {str(p.parent)!r} does not exist")
-    return p
 
 
 def _tick(rules: MiaRules, tier: tuple[int, ...]) -> str:
@@ -173,9 +160,3 @@ def liars_dice_figure(faces: Sequence[FaceOdds], title: str) -> Figure:
     fig.supylabel("chance")
     fig.suptitle(title, fontsize=12)
     return fig
-
-
-def save(fig: Figure, path: str | Path) -> Path:
-    p = check_path(path)
-    fig.savefig(p, dpi=150)
-    return p

@@ -7,30 +7,14 @@ Figures are built with matplotlib's object API (no pyplot state, no GUI) and wri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
 from bluffdice.solve.cfr import Checkpoint
 
-FORMATS = (".png", ".svg")
 _LINE = "#4c72b0"
 _TARGET = "#c44e52"
-
-
-def check_path(path: str | Path) -> Path:
-    """The plot's path if matplotlib can write it here; else a ValueError saying why."""
-    p = Path(path)
-    if p.suffix.lower() not in FORMATS:
-        raise ValueError(f"a plot is written as .png or .svg, not {p.name!r}")
-    if not p.parent.is_dir():
-        raise ValueError(f"cannot write {str(p)!r}: folder {str(p.parent)!r} does not exist")
-    return p
-
-
-def save(fig: Figure, path: Path) -> None:
-    fig.savefig(path, dpi=150)
 
 
 def convergence_figure(

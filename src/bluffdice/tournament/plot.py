@@ -5,18 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from bluffdice.games.base import BluffdiceError
+from matplotlib.figure import Figure
+
+from bluffdice.plotting import save_figure
 from bluffdice.tournament.stats import BotLine
-
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-def check_plot_path(path: Path) -> None:
-    """Refuse a bad --plot target before hours of games, not after."""
-    if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise BluffdiceError(f"--plot {path}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
-    if not path.parent.exists() and str(path.parent) != "":
-        raise BluffdiceError(f"--plot {path}: folder {path.parent} does not exist")
 
 
 def plot_standings(
@@ -24,16 +16,10 @@ def plot_standings(
 ) -> None:
     """Two panels, one bot per row: openskill mu with +-2 sigma, and the rate with its
     Wilson interval. Rows keep the table's order (best first, at the top)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     names = list(lines)
     rows = list(range(len(names)))[::-1]
-    fig, (left, right) = plt.subplots(
-        1, 2, figsize=(10, 1.2 + 0.45 * len(names)), sharey=True, constrained_layout=True
-    )
+    fig = Figure(figsize=(10, 1.2 + 0.45 * len(names)), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
     mus = [lines[n].mu for n in names]
     sigmas = [2 * lines[n].sigma for n in names]
     left.errorbar(mus, rows, xerr=sigmas, fmt="o", capsize=4, color="tab:blue")
@@ -47,5 +33,4 @@ def plot_standings(
     right.set_xlabel(f"{rate_label} in %, 95 % Wilson interval")
     right.grid(axis="x", alpha=0.3)
     fig.suptitle(title)
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
