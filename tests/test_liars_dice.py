@@ -360,3 +360,57 @@ def test_player_counts() -> None:
         new_game(parse_rules("dudo"), 9)
     with pytest.raises(RuleError):
         new_game(parse_rules("dudo"), 1)
+
+
+def test_a_bid_is_whole_numbers_kept_in_the_rules_own_form_and_the_record_replays() -> None:
+    """A bot may hand over numpy integers: the game keeps the legal bid itself, so events
+    hold plain ints and the record reads `2x6` and replays. Numbers that only equal a
+    bid (2.0, True) would be written `2.0x6` or `Truex6`, which no record can replay:
+    they are refused, and so is a bid that is no number at all, never a crash."""
+    import numpy as np
+
+    from bluffdice.dealer import Game
+
+    game = Game.new(parse_rules("openspiel"), 2)
+    game.step(Dice((3,)))
+    game.step(Dice((6,)))
+    for bad in [Bid(2.0, 6), Bid(True, 6), Bid("3", 5), Bid(3, None)]:  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="whole numbers"):
+            game.state.apply(bad)
+    events = game.step(Bid(np.int64(2), np.int64(6)))  # type: ignore[arg-type]
+    assert events == (BidMade(player=0, quantity=2, face=6),)
+    assert type(events[0].quantity) is int and game.steps[-1] == "2x6"
+    msgspec.json.encode(events)
+    game.step(Challenge())
+    assert game.record.replay() == game.state
+
+
+@pytest.mark.parametrize(
+    "rules,last,bid,reason",
+    [
+        # nothing is left to bid: only liar
+        ("openspiel", "2x6", "2x5", "nothing beats 2 sixes with 2 dice in play: call liar"),
+        # sixes are the top face: only a higher quantity will do, no "face higher than 6"
+        ("openspiel", "1x6", "1x5", "the last bid was 1 sixes: bid more than 1 dice of any face$"),
+        (
+            "liars-dice(dice=2,raise=strict,start=first-seat)",
+            "1x6",
+            "1x5",
+            "the last bid was 1 sixes: bid more than 1 sixes$",
+        ),
+    ],
+)
+def test_refusals_never_suggest_a_bid_that_does_not_exist(
+    rules: str, last: str, bid: str, reason: str
+) -> None:
+    hands = ["dice 3", "dice 4"] if "dice=2" not in rules else ["dice 34", "dice 45"]
+    state = run(new_game(parse_rules(rules), 2), *hands, last)[0]
+    with pytest.raises(IllegalAction, match=reason):
+        state.apply(parse_action(bid))
+
+
+def test_leaving_ones_beyond_the_dice_in_play_says_so() -> None:
+    state = run(at_bidding("dudo(dice=2)", "dice 12", "dice 34"), "2x3", "2x1")[0]
+    assert Bid(3, 1) in state.legal_actions()
+    with pytest.raises(IllegalAction, match="would need 5 dice, more than the 4 in play; bid"):
+        state.apply(Bid(4, 6))

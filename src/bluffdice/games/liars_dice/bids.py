@@ -9,6 +9,7 @@ look-ups on the hot path of the solver and the simulator.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction, face_plural
@@ -20,6 +21,15 @@ _CHALLENGE = Challenge()
 _CALZA = Calza()
 
 _Key = tuple[int, Bid | None, bool]
+
+
+def whole_numbers(bid: Bid) -> bool:
+    """Whether quantity and face are integers (numpy's too), not floats or bools that
+    merely compare equal: `2.0x6` or `Truex6` in a record would never replay."""
+    q, f = bid.quantity, bid.face
+    if type(q) is int and type(f) is int:  # the usual case, on the hot path
+        return True
+    return all(isinstance(n, Integral) and not isinstance(n, bool) for n in (q, f))
 
 
 class BidLadder:
@@ -121,6 +131,8 @@ class BidLadder:
     def refusal(self, total: int, last: Bid | None, palifico: bool, new: Bid) -> str:
         """A sentence for the player saying why `new` is refused and what would do."""
         faces = self.biddable_faces(palifico)
+        if not whole_numbers(new):
+            return "a bid is two whole numbers, quantity and face: e.g. 3x5"
         if not 1 <= new.face <= self.faces:
             return f"dice show 1 to {self.faces}; {new.face} is not a face"
         if new.face not in faces:
@@ -133,6 +145,9 @@ class BidLadder:
             return "a round may not open on ones: bid another face"
         q0, f0 = last.quantity, last.face
         said = f"the last bid was {last.describe()}"
+        if not any(isinstance(a, Bid) for a in self.legal_actions(total, last, palifico)):
+            calza = " or calza" if self.rules.calza else ""
+            return f"nothing beats {last.describe()} with {total} dice in play: call liar{calza}"
         if palifico:
             return f"palifico round: the face stays {face_plural(f0)}; bid more than {q0}"
         if self.converts_ones(palifico) and (f0 == 1 or new.face == 1):
@@ -140,15 +155,29 @@ class BidLadder:
                 return f"{said}: a bid on ones needs at least {(q0 + 1) // 2} ones"
             if new.face == 1:
                 return f"{said}: bid more than {q0} ones"
+            if 2 * q0 + 1 > total:
+                return (
+                    f"{said}: leaving ones would need {2 * q0 + 1} dice, more than the {total} "
+                    f"in play; bid more than {q0} ones"
+                )
             return f"{said}: leaving ones needs at least {2 * q0 + 1} dice of the new face"
         rule = self.rules.raise_rule
-        higher_face = f"{q0} dice of a face higher than {f0}"
+        if rule == "no-lowering":
+            return f"{said}: raise the quantity or the face, and lower neither"
+        # Only name the ways up that exist: no face above the top one, no more dice than
+        # are in play (some bid is left, or the check above has answered).
+        more = q0 < total
+        higher = f0 < faces[-1]
         if rule == "reset-face":
-            hint = f"bid more than {q0} dice of any face, or {higher_face}"
+            ways = [f"more than {q0} dice of any face"] * more
+            ways += [f"{q0} dice of a face higher than {f0}"] * higher
         elif rule == "reset-quantity":
-            hint = f"bid more than {q0} {face_plural(f0)}, or any quantity of a higher face"
-        elif rule == "strict":
-            hint = f"bid more than {q0} {face_plural(f0)}, or {higher_face} (not both)"
-        else:
-            hint = "raise the quantity or the face, and lower neither"
+            ways = [f"more than {q0} {face_plural(f0)}"] * more
+            ways += ["any quantity of a higher face"] * higher
+        else:  # strict
+            ways = [f"more than {q0} {face_plural(f0)}"] * more
+            ways += [f"{q0} dice of a face higher than {f0}"] * higher
+        hint = "bid " + ", or ".join(ways)
+        if rule == "strict" and len(ways) == 2:
+            hint += " (not both)"
         return f"{said}: {hint}"

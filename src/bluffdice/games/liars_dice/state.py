@@ -38,6 +38,7 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
+from bluffdice.games.liars_dice.bids import whole_numbers
 from bluffdice.games.liars_dice.dice import roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
@@ -165,11 +166,18 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
             raise IllegalAction("the game is over")
         events: list[Event] = []
         if phase == "bid":
-            if not isinstance(action, Action) or not self.rules.ladder.is_legal(
-                self.total, self.bid, self.palifico, action
+            ladder = self.rules.ladder
+            if (
+                not isinstance(action, Action)
+                or (isinstance(action, Bid) and not whole_numbers(action))
+                or not ladder.is_legal(self.total, self.bid, self.palifico, action)
             ):
                 raise IllegalAction(self._why_illegal(action))
-            state = self._apply_action(action, events)  # type: ignore[arg-type]
+            if isinstance(action, Bid):
+                # Keep the rules' own bid (a numpy int becomes an int): events and the
+                # record then hold plain numbers.
+                action = ladder.bid(int(action.quantity), int(action.face))
+            state = self._apply_action(action, events)
         elif phase == "roll":
             state = self._apply_roll(action, events)
         else:
