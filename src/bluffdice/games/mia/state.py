@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, SupportsIndex
 
 import msgspec
 
@@ -200,8 +200,14 @@ class MiaState(msgspec.Struct, frozen=True):
             raise IllegalAction("the game is over")
         if self.current_player == CHANCE:
             return self._apply_chance(action)
+        if isinstance(action, Dice | FirstPlayer):
+            raise IllegalAction(
+                f"{action} is a chance outcome, but it is player {self.turn}'s turn to act"
+            )
         if not isinstance(action, Action):
             raise IllegalAction(f"{action!r} is not a Mia action")
+        if isinstance(action, Announce | Pass) and not _is_whole(action.value):
+            raise IllegalAction(_not_whole(action.value))
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(action))
         events: list[Event] = []
@@ -330,6 +336,10 @@ class MiaState(msgspec.Struct, frozen=True):
 
     def _apply_chance(self, outcome: Any) -> Step:
         events: list[Event] = []
+        if isinstance(outcome, Dice | FirstPlayer):
+            number = outcome.value if isinstance(outcome, Dice) else outcome.player
+            if not _is_whole(number):
+                raise IllegalAction(_not_whole(number))
         if self.phase == "seat":
             if not isinstance(outcome, FirstPlayer) or not 0 <= outcome.player < self.players:
                 raise IllegalAction(
@@ -522,9 +532,9 @@ class MiaState(msgspec.Struct, frozen=True):
         if self.round < rules.rounds:
             return None
         if rules.mode == "score":
-            key = [-s for s in self.scores]
+            key = [(-s, 0) for s in self.scores]
         else:  # drinking: fewest stiff drinks, then fewest sips
-            key = [self.drinks[p] * 1000 + self.lost[p] for p in range(n)]
+            key = [(self.drinks[p], self.lost[p]) for p in range(n)]
         best, worst = min(key), max(key)
         standings = tuple(sorted(range(n), key=lambda p: (key[p], p)))
         winners = tuple(p for p in range(n) if key[p] == best)
@@ -535,6 +545,11 @@ class MiaState(msgspec.Struct, frozen=True):
         """A sentence saying why `action` is refused here and what would be accepted."""
         rules: MiaRules = self.rules
         phase = self.phase
+        if isinstance(action, Announce | Pass) and action.value not in VALUES:
+            return (
+                f"{action.value} is not a Mia value: values are two dice, higher die first, "
+                "like 54, 66 or 21 (Mia)"
+            )
         if isinstance(action, Announce):
             if phase == "hold":
                 if rules.relaxed_raise:
@@ -585,6 +600,18 @@ class MiaState(msgspec.Struct, frozen=True):
             return "beat is only the answer to a Mia announcement"
         legal = ", ".join(str(a) for a in self.legal_actions()[:6])
         return f"{action} is not allowed now; allowed: {legal}"
+
+
+def _is_whole(number: object) -> bool:
+    """An integer, but neither a bool nor a float: an action or outcome must read back
+    from its text form (52, not 52.0; first 1, not first True) so its record replays."""
+    if type(number) is int:
+        return True
+    return isinstance(number, SupportsIndex) and not isinstance(number, bool)
+
+
+def _not_whole(number: object) -> str:
+    return f"{number!r} is not a whole number: values and seats are written like 54 or 2"
 
 
 def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
