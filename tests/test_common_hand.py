@@ -209,3 +209,50 @@ def test_text_forms() -> None:
 def test_two_players_only() -> None:
     with pytest.raises(RuleError, match="two players"):
         new_game(parse_rules("poker-dice"), 3)
+
+
+def test_malformed_claims_and_rerolls_are_refused_with_a_reason() -> None:
+    state = at_claim("common-hand", "dice 99TKA", "dice JJJQA")
+    for bad in [Claim("pair", 7), Claim("pair", 0), Claim("nothing", 6), Claim("bogus", 1)]:
+        with pytest.raises(IllegalAction, match="not a hand that can be claimed") as refused:
+            state.apply(bad)
+        assert "pair A" not in str(refused.value.reason.split(":")[0])  # 0 is no ace
+    state = run(state, "pair K")[0]
+    for bad in [Reroll([3, 3]), Reroll((3.0,)), Reroll((True,))]:  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="faces of your own dice"):
+            state.apply(bad)
+    with pytest.raises(IllegalAction, match="at least one"):
+        state.apply(Reroll(()))
+    with pytest.raises(IllegalAction, match="lowest first: reroll J Q"):
+        state.apply(Reroll((4, 3)))
+
+
+def test_nothing_beats_five_aces_says_so() -> None:
+    state = run(at_claim("common-hand", "dice 99TKA", "dice JJJQA"), "five A")[0]
+    for bad in [Reroll((3,)), Claim("five", 6), Claim("pair", 1)]:
+        with pytest.raises(IllegalAction, match="nothing beats five aces: call liar"):
+            state.apply(bad)
+
+
+def test_a_claim_is_whole_numbers_kept_in_the_rules_own_form_and_the_record_replays() -> None:
+    """numpy integers from a bot are fine and stored as plain ints; a face that only
+    equals one (6.0, True) would break the record, which writes the action as text, so
+    it is refused, and the game (and its record) stay as they were."""
+    import numpy as np
+
+    from bluffdice.dealer import Game
+
+    game = Game.new(parse_rules("common-hand(start=first-seat)"), 2)
+    game.step(Dice((1, 1, 2, 5, 6)))
+    game.step(Dice((3, 3, 3, 4, 6)))
+    with pytest.raises(IllegalAction, match="not a hand that can be claimed"):
+        game.step(Claim("pair", 6.0))  # type: ignore[arg-type]
+    assert game.state.claim is None and game.steps == ["dice 99TKA", "dice JJJQA"]
+    game.step(Claim("pair", np.int64(6)))  # type: ignore[arg-type]
+    game.step(Reroll((np.int64(3), np.int64(4))))  # type: ignore[arg-type]
+    game.step(Dice((6, 6)))
+    events = game.step(Claim("full-house", np.int64(6), np.int64(3)))  # type: ignore[arg-type]
+    msgspec.json.encode(events)  # J J A A A
+    assert game.steps[-4:] == ["pair A", "reroll J Q", "dice AA", "full-house A J"]
+    game.step(Challenge())
+    assert game.record.replay() == game.state

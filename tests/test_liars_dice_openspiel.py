@@ -72,12 +72,34 @@ def test_chance_nodes_match_openspiel_in_distribution() -> None:
     assert sum(p for _, p in outcomes) == 1
 
 
-@pytest.mark.parametrize("dice,faces", [(2, 6), (2, 3), (3, 4)])
-def test_random_playthroughs_match_openspiel_with_more_dice(dice: int, faces: int) -> None:
-    rules = parse_rules(f"openspiel(dice={dice},faces={faces})")
+def _reset_quantity_id(action: Any, faces: int, total: int) -> int:
+    """OpenSpiel's action id under reset-quantity bidding: (face-1)*total + quantity-1."""
+    if isinstance(action, Challenge):
+        return total * faces
+    assert isinstance(action, Bid)
+    return (action.face - 1) * total + action.quantity - 1
+
+
+@pytest.mark.parametrize(
+    "rule,dice,faces",
+    [
+        ("reset-face", 2, 6),
+        ("reset-face", 2, 3),
+        ("reset-face", 3, 4),
+        # OpenSpiel's rule of the same name; its bids are numbered face first
+        ("reset-quantity", 1, 6),
+        ("reset-quantity", 2, 3),
+        ("reset-quantity", 3, 4),
+    ],
+)
+def test_random_playthroughs_match_openspiel_with_more_dice(
+    rule: str, dice: int, faces: int
+) -> None:
+    rules = parse_rules(f"openspiel(dice={dice},faces={faces},raise={rule})")
     game = pyspiel.load_game(
-        "liars_dice", {"numdice": dice, "dice_sides": faces, "bidding_rule": "reset-face"}
+        "liars_dice", {"numdice": dice, "dice_sides": faces, "bidding_rule": rule}
     )
+    action_id = _bid_id if rule == "reset-face" else _reset_quantity_id
     rng = random.Random(dice * 10 + faces)
     total = 2 * dice
     for _ in range(50):
@@ -87,42 +109,9 @@ def test_random_playthroughs_match_openspiel_with_more_dice(dice: int, faces: in
         ours = _deal(ours, theirs, hands)
         while not ours.is_terminal:
             legal = ours.legal_actions()
-            assert [_bid_id(a, faces, total) for a in legal] == theirs.legal_actions()
+            assert sorted(action_id(a, faces, total) for a in legal) == theirs.legal_actions()
             action = legal[-1] if rng.random() < 0.3 else rng.choice(legal)
             ours = ours.apply(action).state
-            theirs.apply_action(_bid_id(action, faces, total))
-        assert theirs.is_terminal()
-        assert list(ours.returns()) == theirs.returns()
-
-
-def _reset_quantity_id(action: Any, faces: int, total: int) -> int:
-    """OpenSpiel's action id under reset-quantity bidding: (face-1)*total + quantity-1."""
-    if isinstance(action, Challenge):
-        return total * faces
-    assert isinstance(action, Bid)
-    return (action.face - 1) * total + action.quantity - 1
-
-
-@pytest.mark.parametrize("dice,faces", [(1, 6), (2, 3), (3, 4)])
-def test_reset_quantity_matches_openspiel(dice: int, faces: int) -> None:
-    """`raise=reset-quantity` is OpenSpiel's rule of that name (its bids are numbered
-    face first, so the legal moves are compared as sorted ids)."""
-    rules = parse_rules(f"openspiel(dice={dice},faces={faces},raise=reset-quantity)")
-    game = pyspiel.load_game(
-        "liars_dice", {"numdice": dice, "dice_sides": faces, "bidding_rule": "reset-quantity"}
-    )
-    rng = random.Random(dice * 100 + faces)
-    total = 2 * dice
-    for _ in range(50):
-        hands = [tuple(sorted(rng.randint(1, faces) for _ in range(dice))) for _ in range(2)]
-        theirs = game.new_initial_state()
-        ours = _deal(new_game(rules, 2), theirs, hands)
-        while not ours.is_terminal:
-            legal = ours.legal_actions()
-            ids = sorted(_reset_quantity_id(a, faces, total) for a in legal)
-            assert ids == theirs.legal_actions()
-            action = legal[-1] if rng.random() < 0.3 else rng.choice(legal)
-            ours = ours.apply(action).state
-            theirs.apply_action(_reset_quantity_id(action, faces, total))
+            theirs.apply_action(action_id(action, faces, total))
         assert theirs.is_terminal()
         assert list(ours.returns()) == theirs.returns()

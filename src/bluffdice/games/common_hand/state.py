@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from numbers import Integral
 from typing import Any
 
 import msgspec
@@ -162,11 +163,22 @@ class CommonHandState(msgspec.Struct, frozen=True):
             raise IllegalAction("the game is over")
         events: list[Event] = []
         if phase in ("claim", "raise"):
-            if not isinstance(action, Action) or not self.rules.table.is_legal(
-                self.hands[self.turn], self.claim_index, phase == "raise", action
+            table = self.rules.table
+            if (
+                not isinstance(action, Action)
+                or not well_formed(action)
+                or not table.is_legal(
+                    self.hands[self.turn], self.claim_index, phase == "raise", action
+                )
             ):
                 raise IllegalAction(self._why_illegal(action))
-            state = self._apply_action(action, events)  # type: ignore[arg-type]
+            # Keep the rules' own claim, and plain ints for numpy ones: events and the
+            # record then hold what replays.
+            if isinstance(action, Claim):
+                action = table.claims[table.index[action]]
+            elif isinstance(action, Reroll):
+                action = Reroll(tuple(int(d) for d in action.dice))
+            state = self._apply_action(action, events)
         elif phase in ("roll", "reroll"):
             state = self._apply_roll(action, events)
         else:
@@ -348,13 +360,18 @@ class CommonHandState(msgspec.Struct, frozen=True):
         table = self.rules.table
         raising = self.phase == "raise"
         claim = self.claim
-        if isinstance(action, Claim):
-            if action not in table.index:
-                if action.kind == "straight" and not self.rules.straights:
-                    return "straights do not count in these rules"
-                return f"{action} is not a hand that can be claimed"
-            if claim is not None:
-                return f"the last claim was {claim.describe()}: name a higher hand"
+        if isinstance(action, Claim) and (not well_formed(action) or action not in table.index):
+            if action.kind == "straight" and not self.rules.straights:
+                return "straights do not count in these rules"
+            return (
+                f"{action.kind!r} {action.high!r} {action.low!r} is not a hand that can be "
+                "claimed: e.g. pair A, two-pair K T, three Q, straight A, full-house K T, "
+                "four J, five 9"
+            )
+        if isinstance(action, Claim | Reroll) and claim is not None and claim == table.claims[-1]:
+            return f"nothing beats {claim.describe()}: call liar"
+        if isinstance(action, Claim) and claim is not None:
+            return f"the last claim was {claim.describe()}: name a higher hand"
         if isinstance(action, Challenge):
             if claim is None:
                 return "nothing has been claimed yet: name a hand, e.g. pair A"
@@ -367,11 +384,33 @@ class CommonHandState(msgspec.Struct, frozen=True):
                 return "the opener names a hand; rerolling is an answer to a claim"
             if raising:
                 return "you may reroll once a turn: now name a higher hand"
+            if not well_formed(action):
+                return "a reroll names faces of your own dice, e.g. reroll 9 9 T"
+            if not action.dice:
+                return "name at least one of your dice to reroll"
+            in_order = Reroll(tuple(sorted(action.dice)))
+            if table.is_legal(self.hands[self.turn], self.claim_index, raising, in_order):
+                return f"name the dice to reroll lowest first: {in_order}"
             mine = " ".join(face_name(d) for d in self.hands[self.turn])
             return f"you can only reroll dice you hold ({mine}), each at most once"
         if isinstance(action, Action):
             return f"{action} is not allowed now"
         return f"{action!r} is not a common-hand action: name a hand, call liar, or reroll"
+
+
+def _whole(n: object) -> bool:
+    return type(n) is int or (isinstance(n, Integral) and not isinstance(n, bool))
+
+
+def well_formed(action: Action) -> bool:
+    """Whether the faces in `action` are integers (numpy's too) in a tuple. Floats or
+    bools that merely equal a face would be written `pair 6.0` in the record, which
+    never replays; a list cannot even be looked up."""
+    if isinstance(action, Claim):
+        return isinstance(action.kind, str) and _whole(action.high) and _whole(action.low)
+    if isinstance(action, Reroll):
+        return isinstance(action.dice, tuple) and all(_whole(d) for d in action.dice)
+    return True
 
 
 def best_hand_text(hand: tuple[int, ...], rules: CommonHandRules) -> str:
