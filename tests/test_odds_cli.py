@@ -169,7 +169,7 @@ def test_liars_dice_takes_dice_and_wild_face_from_rules() -> None:
         (["liars-dice", "--dice", "2", "--own", "1,2,3"], "only 2 are in play"),
         (["liars-dice", "--dice", "5", "--own", "1,9"], "1 to 6"),
         (["liars-dice", "--dice", "5", "--face", "7"], "1 to 6"),
-        (["liars-dice", "--rules", "classic", "--players", "2"], "not Liar's Dice"),
+        (["liars-dice", "--rules", "classic", "--players", "2"], "not of liars-dice"),
         (["liars-dice", "--rules", "dudo"], "--players"),
     ],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from bluffdice.cli import odds, play, replay, rules, solve, tournament  # noqa: F401  (commands)
-from bluffdice.cli.app import app, err
+from bluffdice.cli.app import app, say_error
 from bluffdice.games.base import BluffdiceError
 
 
@@ -13,7 +13,7 @@ def main() -> None:
     try:
         app()
     except BluffdiceError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        say_error(str(exc))
         sys.exit(2)
 
 

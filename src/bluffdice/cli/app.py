@@ -7,10 +7,12 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import parse_rules
 from bluffdice.plotting import check_plot_path, save_figure
+from bluffdice.store import Store
 
 app = typer.Typer(
     name="bluffdice",
@@ -35,8 +37,13 @@ err = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    say_error(message)
     return typer.Exit(code)
+
+
+def say_error(message: str) -> None:
+    """One `error:` line on stderr, never wrapped: scripts and logs read it whole."""
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def plot_target(plot: Path | None) -> Path | None:
@@ -55,6 +62,17 @@ def write_plot(fig: Any, path: Path) -> None:
         save_figure(fig, path)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
+
+
+def open_store(db: str, create: bool = True) -> Store:
+    """Open --db; a bad URL, a missing file or a database driver that is not installed
+    is a clear error (exit 2), never a traceback."""
+    try:
+        return Store(db, create=create)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    except ImportError as exc:
+        raise fail(f"cannot use database {db!r}: its driver is not installed ({exc})") from None
 
 
 def rules_option(text: str, game: str | None = None) -> Any:

@@ -12,7 +12,6 @@ from rich import box
 from rich.table import Table
 
 from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
-from bluffdice.games.base import BluffdiceError
 from bluffdice.games.mia.rules import MiaRules
 from bluffdice.games.mia.values import MIA, parse_value
 from bluffdice.games.registry import parse_rules, preset_name
@@ -378,6 +377,9 @@ def _why(rules: MiaRules, d: mia_odds.Decision, option: str, spread: int) -> str
 
 # --- liars dice -----------------------------------------------------------------------
 
+MAX_DICE = 1000
+"""Exact tables grow with the square of the dice; a thousand still print in about a second."""
+
 
 @odds_app.command("liars-dice", help=LIARS_DICE_HELP)
 def liars_dice(
@@ -387,6 +389,7 @@ def liars_dice(
             "--dice",
             "-n",
             min=1,
+            max=MAX_DICE,
             help="All dice in play, yours included (with --rules: default dice × --players).",
         ),
     ] = None,
@@ -468,8 +471,8 @@ def _dice_setup(
     wild_face: int | None = 1 if wild is None or wild else None
     if rules is not None:
         try:
-            spec = binomial.dice_rules(parse_rules(rules))
-        except (BluffdiceError, ValueError) as exc:
+            spec = binomial.dice_rules(rules_option(rules, game="liars-dice"))
+        except ValueError as exc:
             raise fail(f"--rules: {exc}") from None
         faces = spec.faces if faces is None else faces
         wild_face = spec.wild if wild is None else (1 if wild else None)
@@ -477,6 +480,8 @@ def _dice_setup(
             if players is None:
                 raise fail("with --rules, give --players N (or --dice N, all dice in play)")
             dice = spec.dice_per_player * players
+            if dice > MAX_DICE:
+                raise fail(f"{players} players hold {dice} dice; at most {MAX_DICE} are counted")
     elif players is not None:
         raise fail("--players goes with --rules; without it give --dice N, all dice in play")
     if dice is None:

@@ -115,8 +115,8 @@ def play(
 def resolve_rules(game: str | None, rules: str | None) -> Any:
     """The rule set to play: --rules names its own game when GAME is left out."""
     if game is None:
-        return rules_option(rules) if rules else get_game("mia").default_rules()
-    if not rules:
+        return rules_option(rules) if rules is not None else get_game("mia").default_rules()
+    if rules is None:
         return rules_option(game)  # a game name, or a preset such as dudo or meyer
     try:
         spec = get_game(game)

@@ -15,16 +15,27 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from bluffdice.cli.app import app, fail, out
+from bluffdice.cli.app import app, fail, open_store, out
 from bluffdice.games.base import CHANCE, BluffdiceError, Event, PrivateEvent
 from bluffdice.games.registry import get_game, parse_rules, preset_name
-from bluffdice.store import DEFAULT_DB, Store, StoredGame
+from bluffdice.store import DEFAULT_DB, Store, StoredGame, StoreError
+
+REPLAY_HELP = (
+    "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
+    "Tournaments store every game (`bluffdice tournament --db FILE`); --list shows the "
+    "tournaments with the ids of their games, --list --tournament N that tournament's "
+    "games.\n\n"
+    "Example: bluffdice replay --list, then bluffdice replay 1"
+)
 
 
-@app.command()
+@app.command(help=REPLAY_HELP)
 def replay(
     game_id: Annotated[
-        int | None, typer.Argument(help="The stored game's id (see --list).", show_default=False)
+        int | None,
+        typer.Argument(
+            metavar="GAME_ID", help="The stored game's id (see --list).", show_default=False
+        ),
     ] = None,
     db: Annotated[
         str, typer.Option(help="SQLite file or SQLAlchemy URL the games are stored in.")
@@ -40,28 +51,22 @@ def replay(
     ] = None,
     limit: Annotated[int, typer.Option(help="With --list: at most this many games.")] = 20,
 ) -> None:
-    """Replay a stored game move by move with all dice revealed, or list what is stored.
-
-    Tournaments store every game (`bluffdice tournament --db FILE`); `--list` shows the
-    tournaments with the id of their first game, `--list --tournament N` that
-    tournament's games.
-    """
+    """The `replay` command; its help text is REPLAY_HELP."""
     if game_id is None and not list_:
         raise fail("give a GAME_ID to replay, or --list to see the stored games")
     if limit < 1:
         raise fail(f"--limit must be at least 1, not {limit}")
+    store = open_store(db, create=False)
     try:
-        store = Store(db, create=False)
-        try:
-            if list_:
-                _list(store, tournament, limit, as_json)
-            else:
-                assert game_id is not None
-                _replay(store.game(game_id), as_json)
-        finally:
-            store.close()
+        if list_:
+            _list(store, tournament, limit, as_json)
+        else:
+            assert game_id is not None
+            _replay(store.game(game_id), as_json)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
+    finally:
+        store.close()
 
 
 def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> None:
@@ -107,6 +112,8 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
             )
         out.print(table if rows else "No tournaments stored yet.")
         return
+    if tournament not in {t.id for t in store.tournaments()}:
+        raise StoreError(f"no tournament {tournament} in {store.url} (see replay --list)")
     games = store.games(tournament, limit)
     if as_json:
         out.print_json(

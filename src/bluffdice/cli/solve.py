@@ -19,9 +19,27 @@ DEFAULT_TARGET = 1e-3
 MAX_ITERATIONS = 1_000_000
 
 
-@app.command()
+SOLVE_HELP = (
+    "Solve a two-player game with CFR / CFR+ and report its value and exploitability.\n\n"
+    "Exploitability is measured exactly (a best response over the whole public tree) at "
+    "roughly geometric iteration counts; the time shown is solver time, measuring "
+    "excluded. The value is what player 0 (the first bidder, or the Mia round's opener) "
+    "wins on average at the computed strategies.\n\n"
+    "Example: bluffdice solve liars-dice --target-exploitability 2e-4 --plot convergence.png"
+)
+
+EXPLAIN_HELP = (
+    "What the solved heads-up Mia round says: when to believe, which lies to tell and how "
+    "often, how often to challenge each announcement.\n\n"
+    "Example: bluffdice explain-policy --rules classic --plot classic.png"
+)
+
+
+@app.command(help=SOLVE_HELP)
 def solve(
-    game: Annotated[str, typer.Argument(help="The game: mia or liars-dice (also dudo).")],
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="The game: mia or liars-dice (also dudo).")
+    ],
     rules: Annotated[
         str | None,
         typer.Option(
@@ -40,7 +58,6 @@ def solve(
             "--target-exploitability",
             help=f"Run until the exploitability (NashConv/2) is at most this "
             f"(default {DEFAULT_TARGET:g} when --iterations is not given).",
-            min=0.0,
         ),
     ] = None,
     algorithm: Annotated[
@@ -77,24 +94,25 @@ def solve(
         typer.Option(help="Accepted for symmetry with other commands: CFR is deterministic."),
     ] = None,
 ) -> None:
-    """Solve a two-player game with CFR / CFR+ and report its value and exploitability.
-
-    Exploitability is measured exactly (a best response over the whole public tree) at
-    roughly geometric iteration counts; the time shown is solver time, measuring
-    excluded. The value is what player 0 (the first bidder, or the Mia round's opener)
-    wins on average at the computed strategies.
-    """
+    """The `solve` command; its help text is SOLVE_HELP."""
     from bluffdice.solve import Solver, TreeTooLarge, problem, run
     from bluffdice.solve.cfr import ALGORITHMS
     from bluffdice.solve.policy import Policy, extract
 
     if algorithm not in ALGORITHMS:
         raise fail(f"--algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    if target_exploitability is not None and not target_exploitability > 0:
+        raise fail(
+            f"--target-exploitability must be above 0 (CFR only approaches 0), "
+            f"not {target_exploitability:g}"
+        )
     if iterations is not None and target_exploitability is not None:
         raise fail("give --iterations or --target-exploitability, not both")
     target = target_exploitability
     if iterations is None and target is None:
         target = DEFAULT_TARGET
+    if out_file is not None and out_file.is_dir():
+        raise fail(f"cannot write {str(out_file)!r}: it is a folder; give a file name")
     if out_file is not None and not out_file.parent.is_dir():
         raise fail(
             f"cannot write {str(out_file)!r}: folder {str(out_file.parent)!r} does not exist"
@@ -204,8 +222,8 @@ def solve(
 
 def _print_result(result: dict[str, Any]) -> None:
     table = Table(title=result["title"], show_header=False, title_justify="left")
-    table.add_column(style="bold")
-    table.add_column()
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
     tree = result["tree"]
     table.add_row("rules", result["rules"])
     table.add_row(
@@ -229,7 +247,7 @@ def _print_result(result: dict[str, Any]) -> None:
     out.print(table)
 
 
-@app.command("explain-policy")
+@app.command("explain-policy", help=EXPLAIN_HELP)
 def explain_policy(
     rules: Annotated[
         str,
@@ -258,8 +276,7 @@ def explain_policy(
         bool, typer.Option("--json", help="Print one JSON document and nothing else.")
     ] = False,
 ) -> None:
-    """What the solved heads-up Mia round says: when to believe, which lies to tell and
-    how often, how often to challenge each announcement."""
+    """The `explain-policy` command; its help text is EXPLAIN_HELP."""
     from bluffdice.solve.explain import explain, sentences
     from bluffdice.solve.policy import Policy
 

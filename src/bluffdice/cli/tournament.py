@@ -20,13 +20,16 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
 
 from bluffdice.bots.base import available_bots
-from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option
+from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import get_game, parse_rules, preset_name, rules_string
-from bluffdice.store import DEFAULT_DB, Store
+from bluffdice.store import DEFAULT_DB, Store, database_url
+from bluffdice.store.models import GameRow, TournamentRow
 from bluffdice.tournament.executors import EXECUTORS, make_executor
 from bluffdice.tournament.play import GameResult
 from bluffdice.tournament.plot import plot_standings
@@ -37,7 +40,18 @@ AUTO_WORKERS_FROM = 400
 """Below this many games one process is faster than starting a pool."""
 
 
-@app.command()
+TOURNAMENT_HELP = (
+    "Play bots against each other, store every game, and rank the bots.\n\n"
+    "Seats rotate fairly (every bot sits in every seat equally often). The same seed, bots "
+    "and rules give the same results with any number of workers. The table shows each "
+    "bot's games, wins (or losses, when the game ends at the first player out), mean lives "
+    "left, the rate with a 95 % Wilson interval and an openskill rating (Plackett-Luce).\n\n"
+    "Example: bluffdice tournament --rules classic --bots odds,adaptive,liar,honest "
+    "--games 10000 --seed 7"
+)
+
+
+@app.command(help=TOURNAMENT_HELP)
 def tournament(
     game: Annotated[str, typer.Option(help="The game: mia, or another game's name.")] = "mia",
     rules: Annotated[
@@ -78,7 +92,8 @@ def tournament(
         bool, typer.Option("--json", help="Print the results as JSON, nothing else.")
     ] = False,
     plot: Annotated[
-        Path | None, typer.Option(help="Draw ratings and rates to this PNG/SVG/PDF file.")
+        Path | None,
+        typer.Option(help="Draw ratings and rates to this .png or .svg file.", metavar="FILE"),
     ] = None,
     db: Annotated[
         str, typer.Option(help="SQLite file or SQLAlchemy URL where every game is stored.")
@@ -87,34 +102,26 @@ def tournament(
         bool, typer.Option("--store/--no-store", help="Store the games (for `replay`).")
     ] = True,
 ) -> None:
-    """Play bots against each other, store every game, and rank the bots.
-
-    Seats rotate fairly (every bot sits in every seat equally often). The same seed, bots
-    and rules give the same results with any number of workers. The table shows each
-    bot's games, wins (or losses, when the game ends at the first player out), mean lives
-    left, the rate with a 95 % Wilson interval and an openskill rating (Plackett-Luce).
-
-    Example: bluffdice tournament --rules classic --bots odds,adaptive,liar,honest
-    --games 10000 --seed 7
-    """
+    """The `tournament` command; its help text is TOURNAMENT_HELP."""
     try:
         spec = get_game(game)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
-    parsed = rules_option(rules or spec.name, spec.name)
+    parsed = rules_option(rules if rules is not None else spec.name, spec.name)
     if executor not in EXECUTORS:
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
     if workers is not None and not 1 <= workers <= 1024:
         raise fail(f"--workers must be between 1 and 1024, not {workers}")
     plot = plot_target(plot)
-    names = [b for b in bots.split(",")] if bots else list(available_bots(spec.name))
+    names = bots.split(",") if bots is not None else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
     try:
         config = make_config(rules_string(parsed), names, games, the_seed, seats)
         runner = make_executor(executor, _workers(workers, games))
-        database = Store(db) if store else None
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
+    created = _new_sqlite_file(db) if store else None
+    database = open_store(db) if store else None
     tid = None
     if database is not None:
         tid = database.start_tournament(
@@ -130,6 +137,8 @@ def tournament(
     try:
         standings = _run(config, runner, _workers(workers, games), database, tid)
     except BluffdiceError as exc:
+        if database is not None and tid is not None:
+            _discard(database, tid, created)
         raise fail(str(exc)) from None
     seconds = time.perf_counter() - started
     lines = standings.lines()
@@ -150,6 +159,28 @@ def tournament(
     if plot is not None:
         notes += f"; plot: {plot}"
     err.print(notes, highlight=False)
+
+
+def _new_sqlite_file(db: str) -> Path | None:
+    """The SQLite file this run would create, if it does not exist yet."""
+    url = database_url(db)
+    if not url.startswith("sqlite:///"):
+        return None
+    path = Path(url.removeprefix("sqlite:///"))
+    return None if path.exists() else path
+
+
+def _discard(database: Store, tid: int, created: Path | None) -> None:
+    """A tournament that failed leaves nothing behind: not its games, not its row, not
+    the database file it created."""
+    with Session(database.engine) as session:
+        session.execute(delete(GameRow).where(GameRow.tournament_id == tid))
+        session.execute(delete(TournamentRow).where(TournamentRow.id == tid))
+        session.commit()
+    database.close()
+    if created is not None:
+        for leftover in (created, Path(f"{created}-wal"), Path(f"{created}-shm")):
+            leftover.unlink(missing_ok=True)
 
 
 def _workers(workers: int | None, games: int) -> int:

@@ -1,0 +1,228 @@
+"""The conventions every command shares, checked across all of them: help that explains
+itself, one unwrapped error line and no traceback for a user's mistake, bad input that
+changes nothing, and the README's terminal examples printing what the README shows."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from bluffdice.cli import app
+from bluffdice.store import Store
+
+runner = CliRunner()
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def invoke(*args: str, stdin: str | None = None) -> click.testing.Result:
+    result = runner.invoke(app, list(args), input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a crash, not a refusal: show its traceback
+    return result
+
+
+def commands() -> list[tuple[str, click.Command]]:
+    """Every command, `odds mia` and `odds liars-dice` included, with its full name."""
+    found: list[tuple[str, click.Command]] = []
+
+    def walk(prefix: str, group: click.Group) -> None:
+        for name, command in group.commands.items():
+            full = f"{prefix} {name}".strip()
+            if isinstance(command, click.Group):
+                walk(full, command)
+            else:
+                found.append((full, command))
+
+    walk("", typer.main.get_group(app))
+    return found
+
+
+# --- help -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "command"), commands(), ids=lambda c: str(c))
+def test_help_is_prose_with_every_option_and_argument_explained(
+    name: str, command: click.Command
+) -> None:
+    text = inspect.cleandoc(command.help or "")
+    assert text, f"{name} has no help"
+    # Typer keeps single line breaks inside paragraphs, so a wrapped docstring would
+    # print as ragged half-lines: every paragraph must be one line of text.
+    for paragraph in text.split("\n\n"):
+        assert "\n" not in paragraph, f"{name}: hard line break in {paragraph!r}"
+    for param in command.params:
+        if isinstance(param, click.Argument):
+            assert param.metavar and param.metavar.isupper(), f"{name}: {param.name} metavar"
+        if isinstance(param, click.Option) and "--help" not in param.opts:
+            assert getattr(param, "help", None), f"{name}: {param.opts} has no help"
+    plot = [p for p in command.params if "--plot" in getattr(p, "opts", [])]
+    for option in plot:
+        words = getattr(option, "help", "").lower()
+        assert ".png" in words and ".svg" in words and "pdf" not in words, name
+
+
+def test_help_of_every_command_prints_and_exits_0() -> None:
+    for name, _command in commands():
+        result = invoke(*name.split(), "--help")
+        assert result.exit_code == 0 and "Usage" in result.stdout, name
+
+
+# --- one clear error line ---------------------------------------------------------------
+
+LONG_ERRORS = [
+    ["rules", "mia(lifes=3)"],
+    ["rules", "no-such-preset"],
+    ["play", "--watch", "--rules", "no-such-preset"],
+    ["odds", "mia", "--rules", "no-such-preset"],
+    ["tournament", "--rules", "no-such-preset", "--no-store"],
+    ["solve", "mia", "--rules", "mia(players=3)"],
+    ["explain-policy", "--rules", "mia(pips=on)"],
+]
+
+
+@pytest.mark.parametrize("args", LONG_ERRORS, ids=lambda a: " ".join(a))
+def test_a_long_error_is_one_line_on_stderr_and_nothing_on_stdout(args: list[str]) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert len(lines[0]) > 80  # long enough that an 80-column console would wrap it
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--watch", "--rules", ""], "cannot read rule string ''"),
+        (["tournament", "--rules", "", "--no-store"], "cannot read rule string ''"),
+        (["tournament", "--bots", "", "--no-store"], "name at least one bot"),
+        (["odds", "liars-dice", "--dice", "100000"], "1000"),
+        (["odds", "liars-dice", "--rules", "dudo", "--players", "300"], "at most 1000"),
+        (["odds", "liars-dice", "--rules", "meyer", "--players", "2"], "not of liars-dice"),
+        (["solve", "liars-dice", "--target-exploitability", "0"], "must be above 0"),
+        (["solve", "liars-dice", "--iterations", "3", "--out", "."], "it is a folder"),
+    ],
+    ids=lambda a: " ".join(a) if isinstance(a, list) else None,
+)
+def test_empty_unbounded_or_misplaced_values_are_refused(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr, result.stderr
+    assert result.stdout == "" and "Traceback" not in result.stderr
+
+
+def test_a_database_whose_driver_is_missing_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if importlib.util.find_spec("MySQLdb") is not None:
+        pytest.skip("the MySQL driver is installed here")
+    monkeypatch.chdir(tmp_path)
+    url = "mysql+mysqldb://user@127.0.0.1:1/none"
+    for args in (["tournament", "--games", "2", "--bots", "odds,random"], ["replay", "--list"]):
+        result = invoke(*args, "--db", url)
+        assert result.exit_code == 2, result.stderr
+        assert "driver is not installed" in result.stderr and "MySQLdb" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_of_a_tournament_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    assert invoke("tournament", "--bots", "odds,random", "--games", "2", "--db", db).exit_code == 0
+    result = invoke("replay", "--list", "--tournament", "99", "--db", db)
+    assert result.exit_code == 2 and "no tournament 99" in result.stderr
+    assert invoke("replay", "--list", "--tournament", "1", "--db", db).exit_code == 0
+
+
+CRASHING_BOT = (
+    "from bluffdice.bots import Bot\n\n"
+    "class Crash(Bot):\n"
+    "    def act(self, view):\n"
+    "        if self.rng.random() < 0.05:\n"
+    "            raise RuntimeError('boom')\n"
+    "        return view.legal_actions[0]\n"
+)
+
+
+def test_a_tournament_that_fails_leaves_the_database_as_it_was(tmp_path: Path) -> None:
+    crash = tmp_path / "crash_bot.py"
+    crash.write_text(CRASHING_BOT)
+    args = ["tournament", "--bots", f"{crash},honest", "--games", "60", "--seed", "1"]
+    # A fresh database file is not left behind.
+    fresh = tmp_path / "fresh.db"
+    result = invoke(*args, "--workers", "1", "--db", str(fresh))
+    assert result.exit_code == 2 and "boom" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["crash_bot.py"]
+    # An existing one keeps what it held, and no row of the failed run.
+    kept = tmp_path / "kept.db"
+    ok = ["tournament", "--bots", "honest,liar", "--games", "3", "--db", str(kept)]
+    assert invoke(*ok).exit_code == 0
+    result = invoke(*args, "--workers", "1", "--db", str(kept))
+    assert result.exit_code == 2
+    store = Store(str(kept), create=False)
+    try:
+        assert [t.id for t in store.tournaments()] == [1]
+        assert len(store.games(None, limit=100)) == 3
+    finally:
+        store.close()
+
+
+# --- the README's terminal examples ------------------------------------------------------
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _shows(expected: list[str], printed: list[str]) -> bool:
+    """The README's lines appear in order, however the console wrapped them; a line
+    `...` skips output, `text ...` stands for a line that goes on."""
+    flat = " ".join(" ".join(printed).split())
+    at = 0
+    for line in expected:
+        want = " ".join(line.removesuffix("...").split())
+        if not want:
+            continue
+        found = flat.find(want, at)
+        if found < 0:
+            return False
+        at = found + len(want)
+    return True
+
+
+def readme_sessions() -> list[tuple[str, list[str]]]:
+    blocks = re.findall(r"```text\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    return [
+        (block.splitlines()[0][2:], _lines(block)[1:])
+        for block in blocks
+        if block.startswith("$ bluffdice ")
+    ]
+
+
+@pytest.mark.parametrize(("command", "shown"), readme_sessions(), ids=lambda c: str(c)[:60])
+def test_readme_command_prints_what_the_readme_shows(command: str, shown: list[str]) -> None:
+    result = invoke(*shlex.split(command)[1:])
+    printed = _lines(result.output)
+    assert _shows(shown, printed), "\n".join(printed)
+    if not any(line.endswith("...") for line in shown):  # a whole transcript
+        assert [line for line in printed if line] == [line for line in shown if line]
+
+
+def test_readme_interactive_game_is_what_the_command_prints() -> None:
+    text = README.read_text(encoding="utf-8")
+    intro = re.search(r"\(`bluffdice (play [^`]*)`, captured in a terminal\):", text)
+    assert intro is not None
+    block = text[intro.end() :].split("```text\n", 1)[1].split("```", 1)[0]
+    typed = [line[2:] for line in block.splitlines() if line.startswith("> ")]
+    # Piped input is not echoed: the README's "> roll" then "You roll." reads "> You roll.".
+    expected = _lines(re.sub(r"^> .*\n", "> ", block, flags=re.MULTILINE))
+    result = invoke(*shlex.split(intro.group(1)), stdin="".join(f"{t}\n" for t in typed))
+    printed = _lines(result.output)
+    assert printed[: len(expected)] == expected, "\n".join(printed)
