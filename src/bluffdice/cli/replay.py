@@ -255,7 +255,7 @@ def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
     if presenter is not None:
         if isinstance(event, PrivateEvent):
             said = presenter.event(event, names, event.player)
-            return f"[dim]{escape(names[event.player])} sees:[/] {said}" if said else None
+            return f"[dim]to {escape(names[event.player])} only:[/] {said}" if said else None
         said = presenter.event(event, names, None)
         return str(said) if said else None
     fields = msgspec.to_builtins(event)
