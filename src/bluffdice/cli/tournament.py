@@ -56,7 +56,11 @@ def tournament(
     game: Annotated[str, typer.Option(help="The game: mia, or another game's name.")] = "mia",
     rules: Annotated[
         str | None,
-        typer.Option(help="A preset (classic, meyer, ...) or rule string; default: the game's."),
+        typer.Option(
+            "--rules",
+            "-r",
+            help="A preset (classic, meyer, ...) or rule string; default: the game's.",
+        ),
     ] = None,
     bots: Annotated[
         str | None,
