@@ -66,6 +66,34 @@ class Step(NamedTuple):
     events: tuple[Event, ...]
 
 
+class TableState(msgspec.Struct, frozen=True):
+    """The fields and answers every game's state shares; each game adds its own.
+
+    `phase` names whose move it is in words ("seat" before the first chance outcome,
+    "over" at the end); `moves` counts applied steps and serves as the state id.
+    """
+
+    rules: Any  # the game's rules dataclass; Any keeps msgspec from validating it
+    players: int
+    phase: str = "seat"
+    turn: int = -1
+    round: int = 0
+    moves: int = 0
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def state_id(self) -> int:
+        """Counts applied steps; a move made against an older id is stale."""
+        return self.moves
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+
 @runtime_checkable
 class GameState(Protocol):
     """What the table, bots, simulator and solver rely on, for every game."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step
+from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
 from bluffdice.games.common_hand.actions import (
     Action,
     Challenge,
@@ -93,14 +93,9 @@ class CommonHandView(msgspec.Struct, frozen=True):
     game: str = "common-hand"
 
 
-class CommonHandState(msgspec.Struct, frozen=True):
+class CommonHandState(TableState, frozen=True):
     """The whole truth of a common-hand game, both cups included. Players get views."""
 
-    rules: Any  # CommonHandRules; Any keeps msgspec from validating a dataclass field
-    players: int = PLAYERS
-    phase: str = "seat"
-    turn: int = -1
-    round: int = 0
     starter: int = -1
     lives: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], ...] = ((), ())
@@ -111,17 +106,8 @@ class CommonHandState(msgspec.Struct, frozen=True):
     rerolling: int = 0  # dice put back in the cup (reroll phase, and the raise after it)
     last_round: RoundSummary | None = None
     result: GameOver | None = None
-    moves: int = 0
 
     # --- the common game interface -------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def state_id(self) -> int:
-        return self.moves
 
     @property
     def current_player(self) -> int:
@@ -131,10 +117,6 @@ class CommonHandState(msgspec.Struct, frozen=True):
         if phase == "over":
             return TERMINAL
         return CHANCE
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
 
     @property
     def claim(self) -> Claim | None:

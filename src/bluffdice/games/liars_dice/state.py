@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step
+from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
 from bluffdice.games.liars_dice.actions import (
     Action,
     Bid,
@@ -96,14 +96,9 @@ class LiarsDiceView(msgspec.Struct, frozen=True):
     game: str = "liars-dice"
 
 
-class LiarsDiceState(msgspec.Struct, frozen=True):
+class LiarsDiceState(TableState, frozen=True):
     """The whole truth of a single-hand game, every cup included. Players get views."""
 
-    rules: Any  # LiarsDiceRules; Any keeps msgspec from validating a dataclass field
-    players: int
-    phase: str = "seat"
-    turn: int = -1
-    round: int = 0
     starter: int = -1
     dice: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], ...] = ()
@@ -115,18 +110,8 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
     eliminated: tuple[int, ...] = ()
     last_round: RoundSummary | None = None
     result: GameOver | None = None
-    moves: int = 0
 
     # --- the common game interface -------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def state_id(self) -> int:
-        """Counts applied steps; a move made against an older id is stale."""
-        return self.moves
 
     @property
     def current_player(self) -> int:
@@ -136,10 +121,6 @@ class LiarsDiceState(msgspec.Struct, frozen=True):
         if phase == "over":
             return TERMINAL
         return CHANCE
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
 
     @property
     def total(self) -> int:

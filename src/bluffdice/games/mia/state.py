@@ -21,7 +21,7 @@ from typing import Any, SupportsIndex
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step
+from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
 from bluffdice.games.mia.actions import (
     Action,
     Announce,
@@ -115,14 +115,9 @@ class MiaView(msgspec.Struct, frozen=True):
     game: str = "mia"
 
 
-class MiaState(msgspec.Struct, frozen=True):
+class MiaState(TableState, frozen=True):
     """The whole truth of a Mia game, dice included. Only drivers hold it; players get views."""
 
-    rules: Any  # MiaRules; Any keeps msgspec from validating a dataclass field
-    players: int
-    phase: str = "seat"
-    turn: int = -1
-    round: int = 0
     lost: tuple[int, ...] = ()
     drinks: tuple[int, ...] = ()
     joined: tuple[int, ...] = ()
@@ -136,18 +131,8 @@ class MiaState(msgspec.Struct, frozen=True):
     calls: tuple[Call, ...] = ()
     last_round: RoundSummary | None = None
     result: GameOver | None = None
-    moves: int = 0
 
     # --- the common game interface -------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def state_id(self) -> int:
-        """Counts applied steps; a move made against an older id is stale."""
-        return self.moves
 
     @property
     def current_player(self) -> int:
@@ -156,10 +141,6 @@ class MiaState(msgspec.Struct, frozen=True):
         if self.phase in ("seat", "roll", "beat"):
             return CHANCE
         return self.turn
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
 
     def chance_outcomes(self) -> Sequence[tuple[MiaOutcome, Fraction]]:
         if self.phase == "seat":
