@@ -38,7 +38,7 @@ from bluffdice.games.common_hand import (
     parse_face,
 )
 from bluffdice.terminal.liars_dice import DicePresenter
-from bluffdice.terminal.mia import plural
+from bluffdice.terminal.narration import plural
 
 REASONS = {
     "caught_bluffing": "caught bluffing",

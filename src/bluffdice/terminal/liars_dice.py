@@ -36,7 +36,7 @@ from bluffdice.games.liars_dice import (
     face_plural,
     parse_action,
 )
-from bluffdice.terminal.mia import COLORS, plural
+from bluffdice.terminal.narration import Narrator, plural
 
 REASONS = {
     "caught_bluffing": "caught bluffing",
@@ -46,33 +46,10 @@ REASONS = {
 }
 
 
-class DicePresenter:
+class DicePresenter(Narrator):
     """What the dice-cup games show alike: names, round ends and the result screen."""
 
     game = ""
-
-    def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
-        """A player's name in colour; "You" for the viewer."""
-        if player == viewer:
-            return "[bold cyan]You[/]"
-        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
-
-    def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
-        if player != viewer:
-            return self.name(player, names, None)
-        if names[player].lower() == "you":
-            return "[bold cyan]You[/]"
-        return f"[bold cyan]{escape(names[player])}[/] (you)"
-
-    def says(
-        self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str
-    ) -> str:
-        verb = you if player == viewer else other
-        return f"{self.name(player, names, viewer)} {verb}"
-
-    def whose(self, player: int, names: Sequence[str], viewer: int | None) -> str:
-        return "your" if player == viewer else f"{self.name(player, names, viewer)}'s"
-
     round_started: type[Event] = Event
     game_over: type[Event] = Event
 

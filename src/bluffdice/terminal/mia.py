@@ -37,9 +37,7 @@ from bluffdice.games.mia.actions import (
     RoundStarted,
 )
 from bluffdice.games.mia.values import MIA, VALUES, probability
-
-COLORS = ("magenta", "yellow", "green", "blue", "red", "bright_magenta", "bright_green")
-"""Colours of the other players' names; the viewer is always bold cyan."""
+from bluffdice.terminal.narration import Narrator, plural
 
 LABELS = {"lives": "Lives", "score": "Score", "drinking": "Drunk"}
 """What the standings count in each mode."""
@@ -57,12 +55,7 @@ REASONS = {
 }
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 life`, `2 lives`."""
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
-
-
-class MiaPresenter:
+class MiaPresenter(Narrator):
     """Shows one Mia rule set in the terminal."""
 
     game = "mia"
@@ -70,29 +63,6 @@ class MiaPresenter:
     def __init__(self, rules: MiaRules) -> None:
         self.rules = rules
         self.ranking = rules.ranking
-
-    # --- names -------------------------------------------------------------------
-
-    def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
-        """A player's name in colour; "You" for the viewer."""
-        if player == viewer:
-            return "[bold cyan]You[/]"
-        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
-
-    def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
-        """A name for tables: the viewer's own name marked `(you)`."""
-        if player != viewer:
-            return self.name(player, names, None)
-        if names[player].lower() == "you":
-            return "[bold cyan]You[/]"
-        return f"[bold cyan]{escape(names[player])}[/] (you)"
-
-    def says(
-        self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str
-    ) -> str:
-        """`You roll` or `Honest rolls`: the subject with the verb in the right person."""
-        verb = you if player == viewer else other
-        return f"{self.name(player, names, viewer)} {verb}"
 
     def value(self, value: int) -> str:
         text = self.ranking.name(value)
@@ -140,11 +110,7 @@ class MiaPresenter:
         return f"\n[bold]── Round {event.round}{of}[/] · {who}."
 
     def _challenged(self, event: Challenged, names: Sequence[str], viewer: int | None) -> str:
-        whose = (
-            "your"
-            if event.announcer == viewer
-            else f"{self.name(event.announcer, names, viewer)}'s"
-        )
+        whose = self.whose(event.announcer, names, viewer)
         if event.announced == MIA:
             return self.says(event.player, names, viewer, "look", "looks") + f" under {whose} Mia."
         verb = self.says(event.player, names, viewer, "challenge", "challenges")

@@ -1,0 +1,48 @@
+"""How every game's commentary names players: colours, "You", the verb in the right person.
+
+All presenters inherit `Narrator`, so the same player looks and reads the same in Mia,
+Liar's Dice and common hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.markup import escape
+
+COLORS = ("magenta", "yellow", "green", "blue", "red", "bright_magenta", "bright_green")
+"""Colours of the other players' names; the viewer is always bold cyan."""
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 life`, `2 lives`."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+class Narrator:
+    """Player names for commentary and tables, seen from one viewer (None: a spectator)."""
+
+    def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """A player's name in colour; "You" for the viewer."""
+        if player == viewer:
+            return "[bold cyan]You[/]"
+        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
+
+    def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """A name for tables: the viewer's own name marked `(you)`."""
+        if player != viewer:
+            return self.name(player, names, None)
+        if names[player].lower() == "you":
+            return "[bold cyan]You[/]"
+        return f"[bold cyan]{escape(names[player])}[/] (you)"
+
+    def says(
+        self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str
+    ) -> str:
+        """`You roll` or `Honest rolls`: the subject with the verb in the right person."""
+        verb = you if player == viewer else other
+        return f"{self.name(player, names, viewer)} {verb}"
+
+    def whose(self, player: int, names: Sequence[str], viewer: int | None) -> str:
+        """`your` or `Honest's`."""
+        return "your" if player == viewer else f"{self.name(player, names, viewer)}'s"
