@@ -36,7 +36,8 @@ from bluffdice.games.mia.actions import (
     Rolled,
     RoundStarted,
 )
-from bluffdice.games.mia.values import MIA, VALUES, probability
+from bluffdice.games.mia.values import MIA
+from bluffdice.odds.mia import p_truthful_beats
 from bluffdice.terminal.narration import Narrator, plural
 
 LABELS = {"lives": "Lives", "score": "Score", "drinking": "Drunk"}
@@ -281,12 +282,7 @@ class MiaPresenter(Narrator):
 
     def beat_chance(self, value: int) -> Fraction:
         """The chance that a fresh roll can truthfully top `value` under these rules."""
-        floor = self.ranking.rank(value)
-        if self.rules.relaxed_raise:
-            return sum(
-                (probability(x) for x in VALUES if self.ranking.rank(x) >= floor), Fraction(0)
-            )
-        return sum((probability(x) for x in VALUES if self.ranking.rank(x) > floor), Fraction(0))
+        return p_truthful_beats(self.rules, value)
 
     def parse(self, text: str, view: Any) -> Any:
         v: MiaView = view
