@@ -7,17 +7,15 @@ seeded by the caller (reproducible runs) or from the operating system's generato
 
 from __future__ import annotations
 
-import bisect
-import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Protocol
 
 from bluffdice.games.base import CHANCE, Event, GameState, visible_to
 from bluffdice.games.record import Record, new_record
+from bluffdice.table.dice import sample
 
 
 class Agent(Protocol):
@@ -28,39 +26,6 @@ class Agent(Protocol):
 
 class Observer(Protocol):
     def observe(self, events: Sequence[Event]) -> None: ...
-
-
-def sample(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
-    """Draw one outcome with its exact probability (integer arithmetic, no float drift)."""
-    denominator, cumulative = _cumulative(outcomes)
-    return outcomes[bisect.bisect_right(cumulative, rng.randrange(denominator))][0]
-
-
-_TABLES: dict[int, tuple[Sequence[tuple[Any, Fraction]], int, list[int]]] = {}
-
-
-def _cumulative(outcomes: Sequence[tuple[Any, Fraction]]) -> tuple[int, list[int]]:
-    """Common denominator and cumulative integer weights, cached per outcomes object.
-
-    Games hand out the same tuple for every roll, so the table is built once; the cache
-    keeps a reference to the tuple, so its id cannot be reused while it is cached.
-    """
-    cached = _TABLES.get(id(outcomes))
-    if cached is not None and cached[0] is outcomes:
-        return cached[1], cached[2]
-    denominator = math.lcm(*(p.denominator for _, p in outcomes))
-    cumulative: list[int] = []
-    total = 0
-    for _, p in outcomes:
-        total += p.numerator * (denominator // p.denominator)
-        cumulative.append(total)
-    if total != denominator:
-        raise ValueError("chance probabilities do not sum to 1")
-    if isinstance(outcomes, tuple):
-        if len(_TABLES) > 1024:
-            _TABLES.clear()
-        _TABLES[id(outcomes)] = (outcomes, denominator, cumulative)
-    return denominator, cumulative
 
 
 def system_rng() -> random.Random:

@@ -1,0 +1,1 @@
+"""The one authority that runs a game: dice, seats, clock, moves from outside."""
