@@ -20,8 +20,9 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
-from bluffdice.dealer import Game, sample
+from bluffdice.dealer import Game
 from bluffdice.games.base import CHANCE, Event, GameState, IllegalAction, visible_to
+from bluffdice.table.dice import sample
 from bluffdice.terminal.base import Presenter
 
 EXIT_EOF = 1
