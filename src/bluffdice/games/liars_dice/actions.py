@@ -189,7 +189,7 @@ class YourDice(DiceDealt, frozen=True, tag="liars-dice.your_dice"):
     dice: tuple[int, ...]
 
 
-class BidMade(Event, frozen=True, tag="liars-dice.bid"):
+class BidMade(Event, frozen=True, tag="liars-dice.bid_made"):
     player: int
     quantity: int
     face: int
@@ -202,7 +202,7 @@ class Challenged(Event, frozen=True, tag="liars-dice.challenged"):
     face: int
 
 
-class CalzaCalled(Event, frozen=True, tag="liars-dice.calza"):
+class CalzaCalled(Event, frozen=True, tag="liars-dice.calza_called"):
     player: int
     bidder: int
     quantity: int

@@ -210,7 +210,7 @@ class MiaAttempt(DiceRevealed, frozen=True, tag="mia.mia_attempt"):
     value: int
 
 
-class CheersShown(Event, frozen=True, tag="mia.cheers"):
+class CheersShown(Event, frozen=True, tag="mia.cheers_shown"):
     player: int
 
 
