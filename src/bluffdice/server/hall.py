@@ -278,6 +278,11 @@ class LiveTable:
         self.table = rebuild(
             self.rules, self.players, self.limit, steps or [], self.hall.dice(), self.names()
         )
+        # Chance steps drawn while the table was built (the seat draw, or dice the
+        # record did not reach) are stored now, before anyone sees them.
+        for n in range(len(steps or ()), len(self.table.log)):
+            entry = self.table.log[n]
+            self.hall.write_step(self.id, n, entry.actor, entry.text)
         game = self.table.spec.name
         for i, s in enumerate(self.seats):
             if s.kind == "bot" and s.bot is not None:

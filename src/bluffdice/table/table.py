@@ -111,9 +111,7 @@ class Table:
         """Whose move it is (None when the game is over)."""
         if self._pending is None and not self.state.is_terminal:
             seat = self.state.current_player
-            self._pending = Pending(
-                seat, self.state.state_id, self.state.view(seat), self.deadline
-            )
+            self._pending = Pending(seat, self.state.state_id, self.state.view(seat), self.deadline)
         return self._pending
 
     def time_left(self) -> float | None:
@@ -185,9 +183,7 @@ class Table:
         caused = tuple(e for entry in self.log[start:] for e in entry.events)
         return Accepted(state_id=self.state.state_id, events=caused)
 
-    def _record(
-        self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]
-    ) -> None:
+    def _record(self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]) -> None:
         before = self.state.state_id
         self.state = state
         self._pending = None
