@@ -39,7 +39,7 @@ export async function showReplay(root, gameId) {
       hands.length ? h("ul", {class: "hands"}, hands.map(([n, faces]) => h("li", {}, h("span", {class: "name"}, n), ": ", faces))) : null,
       h("ul", {}, lines.map((l) => h("li", {}, l))));
     const v = update.view;
-    const meter = (i) => (v.lives ? `${v.lives[i]} ♥` : v.dice ? `${v.dice[i]} 🎲` : "");
+    const meter = (i) => (v.lives ? t("table.lives", {n: v.lives[i]}) : v.dice ? t("table.dice", {n: v.dice[i]}) : "");
     clear(state, h("ul", {class: "players"}, data.names.map((n, i) =>
       h("li", {class: `player${v.turn === i ? " to-move" : ""}`}, h("span", {class: "name"}, n), h("span", {class: "meter"}, meter(i))))));
   }

@@ -201,7 +201,7 @@ export function showTable(root, tableId) {
       ? (v.calls || []).map((c) => `${seatName(c.player)}: ${c.kind === "pass" ? t("act.pass.value", {value: miaValue(c.value)}) : miaValue(c.value)}`)
       : (v.bids || []).map((b) => `${seatName(b.player)}: ${bidText(b.quantity, b.face)}`);
     clear(parts.calls, h("h2", {}, `${t("table.history")} (${t("table.round", {n: v.round})})`),
-      calls.length ? h("ol", {class: "call-list"}, calls.map((c) => h("li", {}, c))) : h("p", {}, t("table.nothingYet")));
+      h("p", {class: "call-list"}, calls.length ? calls.join(" → ") : t("table.nothingYet")));
   }
 
   function renderActions() {
