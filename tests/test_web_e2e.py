@@ -1,5 +1,6 @@
 """The real page in a real browser: Playwright (Python) driving Debian's chromium against a
-`bluffdice serve` process. Skipped where chromium or Playwright is missing, and in the main run; run on its own:
+`bluffdice serve` process. Skipped where chromium or Playwright is missing, and in the main
+run; run it on its own:
 
     python -m pytest -m browser tests/test_web_e2e.py
 
