@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     delete,
+    event,
     insert,
     select,
     update,
@@ -87,6 +88,12 @@ class TableStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        if engine.dialect.name == "sqlite":
+            # WAL with synchronous=NORMAL: a commit survives the server being killed
+            # (kill -9) without waiting for the disk on every step; only a power cut can
+            # lose the last steps. Connections opened before this are replaced.
+            event.listen(engine, "connect", _sqlite_normal_sync)
+            engine.dispose()
         Base.metadata.create_all(
             engine,
             tables=[WebTableRow.__table__, WebStepRow.__table__],  # type: ignore[list-item]
@@ -160,6 +167,12 @@ class TableStore:
         with self.engine.begin() as connection:
             connection.execute(delete(WebStepRow).where(WebStepRow.table_id == table_id))
             connection.execute(delete(WebTableRow).where(WebTableRow.id == table_id))
+
+
+def _sqlite_normal_sync(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
 
 
 def _stored(row: WebTableRow) -> StoredTable:
