@@ -4,6 +4,7 @@ the store written before anyone is told, and tables resumed after a restart."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import delete
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -22,15 +24,30 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from bluffdice.server import Connection, Hall, create_app  # noqa: E402
 from bluffdice.server.hall import MAX_MESSAGE, HallError, clean_name  # noqa: E402
 from bluffdice.store import Store  # noqa: E402
-from bluffdice.store.tables import TableStore  # noqa: E402
+from bluffdice.store.tables import TableStore, WebStepRow, WebTableRow  # noqa: E402
 from bluffdice.table import seeded  # noqa: E402
 
 ORIGIN = {"origin": "http://testserver"}
+POSTGRES = os.environ.get("BLUFFDICE_TEST_POSTGRES")
+"""A PostgreSQL URL (postgresql+psycopg://...): the store and restart tests run against it
+instead of a SQLite file; its browser tables are emptied before each test."""
 Msg = dict[str, Any]
 
 
-def make_client(db: Path, seed: int = 1, bot_delay: float = 0) -> TestClient:
-    tables = TableStore(Store(str(db)).engine)
+def database(tmp_path: Path) -> str:
+    """A fresh database for one test: a SQLite file, or the emptied POSTGRES database."""
+    if POSTGRES is None:
+        return str(tmp_path / "serve.db")
+    tables = TableStore(Store(POSTGRES).engine)
+    with tables.engine.begin() as connection:
+        connection.execute(delete(WebStepRow))
+        connection.execute(delete(WebTableRow))
+    tables.engine.dispose()
+    return POSTGRES
+
+
+def make_client(db: str, seed: int = 1, bot_delay: float = 0) -> TestClient:
+    tables = TableStore(Store(db).engine)
     counter = iter(range(seed, seed + 10_000))
     hall = Hall(tables, dice=lambda: seeded(next(counter)), bot_delay=bot_delay)
     return TestClient(create_app(tables, hall))
@@ -38,7 +55,7 @@ def make_client(db: Path, seed: int = 1, bot_delay: float = 0) -> TestClient:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "serve.db") as c:
+    with make_client(database(tmp_path)) as c:
         yield c
 
 
@@ -335,7 +352,7 @@ def test_a_move_after_the_game_is_refused_as_game_over(client: TestClient) -> No
 
 
 def test_time_runs_out_and_the_table_moves_for_the_seat(tmp_path: Path) -> None:
-    with make_client(tmp_path / "clock.db") as client:
+    with make_client(database(tmp_path)) as client:
         made = create(client, limit=1)
         with connect(client, made["id"], made["token"]) as ws:
             sock = hello(ws, made["token"])
@@ -447,7 +464,7 @@ def test_every_step_is_stored_before_anyone_is_told(
 
 
 def test_a_restarted_server_resumes_every_unfinished_table(tmp_path: Path) -> None:
-    db = tmp_path / "restart.db"
+    db = database(tmp_path)
     with make_client(db, bot_delay=0.05) as client:
         made = create(client, rules="mia", seats=[{"kind": "human"}, {"kind": "human"}])
         bob = client.post(f"/api/tables/{made['id']}/join", json={"name": "Bob"}).json()
@@ -483,6 +500,11 @@ def test_a_restarted_server_resumes_every_unfinished_table(tmp_path: Path) -> No
             hello(ws, None).until(lambda m: m["type"] == "table" and m["status"] == "finished")
         replay = client.get(f"/api/replays/{bots['id']}").json()
         assert replay["outcome"]["winners"]
+    with make_client(db) as client, connect(client, bots["id"], None) as ws:
+        finished = hello(ws, None)  # an old link to a finished table still shows its end
+        assert finished.recv()["status"] == "finished"
+        end = finished.until(lambda m: m["type"] == "welcome")
+        assert end["view"]["result"]["winners"] == replay["outcome"]["winners"]
 
 
 def test_serve_is_a_command_and_the_cli_stays_light() -> None:

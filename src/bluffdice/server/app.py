@@ -140,7 +140,7 @@ def create_app(
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        live = hall.tables.get(websocket.path_params["id"])
+        live = hall.find(websocket.path_params["id"])
         if live is None:
             await websocket.send_text(
                 '{"type":"error","code":"no_table","reason":"no such table","v":1}'

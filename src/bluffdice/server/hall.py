@@ -28,7 +28,7 @@ from bluffdice.bots.base import Bot
 from bluffdice.games.base import CHANCE, BluffdiceError, GameState
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
-from bluffdice.store.tables import StoredStep, TableStore
+from bluffdice.store.tables import StoredStep, StoredTable, TableStore
 from bluffdice.table import (
     TABLE,
     DiceSource,
@@ -549,25 +549,46 @@ class Hall:
             return 0
         resumed = 0
         for stored in self.store.tables(("open", "running"), limit=100_000):
-            live = LiveTable(
-                self,
-                stored.id,
-                stored.rules,
-                stored.players,
-                stored.limit,
-                [SeatSpec.from_stored(s) for s in stored.seats],
-                stored.status,
-                stored.rematch,
-            )
-            self.tables[live.id] = live
-            if stored.status == "running":
-                try:
-                    live.start(self.store.steps(stored.id))
-                    resumed += 1
-                except Exception:
-                    log.exception("table %s cannot be resumed", stored.id)
-                    self.tables.pop(live.id, None)
+            if self._load(stored) and stored.status == "running":
+                resumed += 1
         return resumed
+
+    def _load(self, stored: StoredTable) -> LiveTable | None:
+        """A stored table back in memory: a running one replays its record and plays on,
+        a finished one is rebuilt to show its result; None if its record does not replay."""
+        assert self.store is not None
+        live = LiveTable(
+            self,
+            stored.id,
+            stored.rules,
+            stored.players,
+            stored.limit,
+            [SeatSpec.from_stored(s) for s in stored.seats],
+            stored.status,
+            stored.rematch,
+        )
+        try:
+            if stored.status == "running":
+                live.start(self.store.steps(stored.id))
+            elif stored.status == "finished":
+                steps = self.store.steps(stored.id)
+                live.table = rebuild(live.rules, live.players, None, steps, system(), live.names())
+        except Exception:
+            log.exception("table %s cannot be loaded", stored.id)
+            return None
+        self.tables[live.id] = live
+        if stored.status == "finished":
+            self.finished(live)
+        return live
+
+    def find(self, table_id: str) -> LiveTable | None:
+        """A table in memory, or a finished one loaded from the store (old links work)."""
+        live = self.tables.get(table_id)
+        if live is None and self.store is not None and len(table_id) <= 32:
+            stored = self.store.get(table_id)
+            if stored is not None and stored.status == "finished":
+                live = self._load(stored)
+        return live
 
     # --- tables --------------------------------------------------------------------------
 
@@ -640,7 +661,7 @@ class Hall:
         return answer
 
     def get(self, table_id: str) -> LiveTable:
-        live = self.tables.get(table_id)
+        live = self.find(table_id)
         if live is None:
             raise HallError("no such table (it may have finished long ago)")
         return live
