@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from bluffdice.cli import odds, play, replay, rules, solve, tournament  # noqa: F401  (commands)
+from bluffdice.cli import docs, odds, play, replay, rules, solve, tournament  # noqa: F401
 from bluffdice.cli.app import app, say_error
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 
 def main() -> None:

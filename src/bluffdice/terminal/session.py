@@ -142,7 +142,10 @@ class Session:
             while not self.game.state.is_terminal:
                 self.step()
         except EOFError:
-            self.errors.print("\nInput ended: the game is abandoned.")
+            self.errors.print(
+                "\nInput ended: the game is abandoned (bluffdice play --watch lets the bots "
+                "play without you)."
+            )
             return EXIT_EOF
         except KeyboardInterrupt:
             self.errors.print("\nInterrupted: the game is abandoned.")
