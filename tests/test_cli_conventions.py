@@ -55,9 +55,7 @@ def test_the_command_walk_reaches_every_command_and_parameter() -> None:
     """The per-command checks below run on real commands and parameters: the walk goes
     into the `odds` group, and typer's Argument and Option classes match what it built."""
     found = dict(commands())
-    assert {"play", "rules", "tournament", "replay", "odds mia", "odds liars-dice"} <= set(
-        found
-    )
+    assert {"play", "rules", "tournament", "replay", "odds mia", "odds liars-dice"} <= set(found)
     params = [p for _, command in found.items() for p in command.params]
     assert sum(isinstance(p, TyperArgument) for p in params) >= 4
     assert sum(isinstance(p, TyperOption) for p in params) >= 40

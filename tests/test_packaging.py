@@ -150,9 +150,7 @@ def test_every_doc_page_ships_in_the_wheel() -> None:
 def test_docs_command_lists_and_prints_the_pages() -> None:
     listing = runner.invoke(app, ["docs"])
     assert listing.exit_code == 0
-    assert {"odds", "solve", "rules/mia", "examples/cautious_bot.py"} <= set(
-        listing.stdout.split()
-    )
+    assert {"odds", "solve", "rules/mia", "examples/cautious_bot.py"} <= set(listing.stdout.split())
     page = runner.invoke(app, ["docs", "odds"])
     assert page.exit_code == 0
     assert page.stdout == (ROOT / "docs" / "odds.md").read_text(encoding="utf-8")

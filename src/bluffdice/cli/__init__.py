@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from bluffdice.cli import docs, odds, play, replay, rules, solve, tournament  # noqa: F401
+from bluffdice.cli import (  # noqa: F401  (commands)
+    docs,
+    odds,
+    play,
+    replay,
+    rules,
+    schema,
+    solve,
+    tournament,
+)
 from bluffdice.cli.app import app, say_error
 from bluffdice.errors import BluffdiceError
 
