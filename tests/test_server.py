@@ -515,3 +515,22 @@ def test_serve_is_a_command_and_the_cli_stays_light() -> None:
         "assert 'starlette' not in sys.modules and 'uvicorn' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_version_2_store_gains_the_browser_tables(tmp_path: Path) -> None:
+    from sqlalchemy import inspect, text
+
+    from bluffdice.store.schema import SCHEMA_VERSION, stored_version
+
+    db = str(tmp_path / "old.db")
+    store = Store(db)
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE web_steps"))
+        connection.execute(text("DROP TABLE web_tables"))
+        connection.execute(text("UPDATE bluffdice_schema SET version = 2"))
+    store.close()
+    upgraded = Store(db)
+    assert stored_version(upgraded.engine)[0] == SCHEMA_VERSION == 3
+    assert {"web_tables", "web_steps"} <= set(inspect(upgraded.engine).get_table_names())
+    with make_client(db) as client:
+        assert create(client)["token"]

@@ -6,9 +6,7 @@ stays quick.
 
 from __future__ import annotations
 
-import os
 import socket
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,14 +21,6 @@ SERVE_HELP = (
     "stored in --db before anyone sees it, so a restarted server resumes every unfinished "
     "table. Use --host 0.0.0.0 to let other machines on your network in."
 )
-
-
-def default_db() -> str:
-    """The server's SQLite file in the user data folder ($XDG_DATA_HOME or ~/.local/share)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    folder = Path(base) / "bluffdice"
-    folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / "serve.db")
 
 
 def lan_address() -> str | None:
@@ -53,8 +43,8 @@ def serve(
     db: Annotated[
         str | None,
         typer.Option(
-            help="SQLite file or SQLAlchemy URL (postgresql://...); default: serve.db in "
-            "the user data folder."
+            help="SQLite file or SQLAlchemy URL (postgresql+psycopg://...); default: "
+            "$BLUFFDICE_DB, else bluffdice.db in the user data folder."
         ),
     ] = None,
     bot_delay: Annotated[
@@ -75,7 +65,7 @@ def serve(
     from bluffdice.server import Hall, create_app
     from bluffdice.store.tables import TableStore
 
-    store = open_store(db if db is not None else default_db())
+    store = open_store(db)
     tables = TableStore(store.engine)
     application = create_app(tables, Hall(tables, bot_delay=bot_delay), origins=origin or ())
     shown = host
@@ -83,7 +73,7 @@ def serve(
         shown = lan_address() or "localhost"
     elif ":" in host:
         shown = f"[{host}]"
-    err.print(f"bluffdice serve: database {store.url}")
+    err.print(f"bluffdice serve: database {store.location}")
     typer.echo(f"Open http://{shown}:{port}/ in a browser and send the link to your friends.")
     try:
         uvicorn.run(

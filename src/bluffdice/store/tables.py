@@ -3,8 +3,8 @@
 Each accepted step is its own row, written before anyone is told about it, so a server
 killed at any moment restarts with every table exactly where its players last saw it.
 Seat tokens are kept only as SHA-256 digests: the database alone cannot act for a seat.
-The rows share the store's metadata (`bluffdice.store.models.Base`), so they are created
-and versioned together with the tournament tables.
+The rows share the store's metadata (`bluffdice.store.models.Base`) and its versions
+(`bluffdice.store.schema`, version 3): a `Store` creates or upgrades them with the rest.
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ class StoredStep:
 
 
 class TableStore:
-    """The browser tables of one database (the engine of a `bluffdice.store.Store`)."""
+    """The browser tables of one database (the engine of an opened `bluffdice.store.Store`,
+    which has made the schema current)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
