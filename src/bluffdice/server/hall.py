@@ -209,14 +209,21 @@ class LiveTable:
     _bot_timer: asyncio.TimerHandle | None = None
 
     def names(self) -> list[str]:
-        return [
-            (seat.name or f"seat {i + 1}") if seat.kind == "human" else f"{seat.bot}"
-            for i, seat in enumerate(self.seats)
-        ]
+        """The names at the table: people's own, bots' characters (numbered when two
+        bots share one: honest, honest 2)."""
+        names: list[str] = []
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human":
+                names.append(seat.name or f"seat {i + 1}")
+                continue
+            same = sum(1 for s in self.seats[:i] if s.kind == "bot" and s.bot == seat.bot)
+            names.append(f"{seat.bot} {same + 1}" if same else f"{seat.bot}")
+        return names
 
     def info(self, seat: int | None = None) -> dict[str, Any]:
         """What the lobby and the table page show about this table (nothing secret)."""
         connected = {c.seat for c in self.connections if not c.dropped}
+        names = self.names()
         return {
             "id": self.id,
             "game": game_name(self.rules),
@@ -229,7 +236,7 @@ class LiveTable:
             "seats": [
                 {
                     "kind": s.kind,
-                    "name": s.name if s.kind == "human" else s.bot,
+                    "name": s.name if s.kind == "human" else names[i],
                     "taken": s.taken,
                     "online": s.kind == "bot" or i in connected,
                 }
@@ -700,7 +707,7 @@ class Hall:
             if stored is None or self.store is None:
                 raise HallError("no such game")
             seats = [SeatSpec.from_stored(s) for s in stored.seats]
-            names = [(s.name or "?") if s.kind == "human" else (s.bot or "?") for s in seats]
+            names = LiveTable(self, stored.id, stored.rules, stored.players, None, seats).names()
             steps = self.store.steps(table_id)
             table = rebuild(stored.rules, stored.players, None, steps, system(), names)
         if not table.over:

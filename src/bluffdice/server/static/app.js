@@ -102,7 +102,14 @@ async function showLobby(root) {
       h("option", {value: ""}, t("lobby.person")),
       current.bots.map((b) => h("option", {value: b.name, title: b.description}, t("lobby.bot", {name: b.name}))));
     select.value = i === 1 ? "" : (current.bots.find((b) => b.name === "honest") || current.bots[0] || {name: ""}).name;
-    return h("li", {}, select);
+    const about = h("small", {class: "about"});
+    const describe = () => {
+      const bot = current.bots.find((b) => b.name === select.value);
+      about.textContent = bot ? ` ${bot.description}` : "";
+    };
+    select.addEventListener("change", describe);
+    describe();
+    return h("li", {}, select, about);
   }
 
   function chooseSeats() {

@@ -28,9 +28,9 @@ export function showTable(root, tableId) {
   };
   clear(root,
     h("h1", {id: "table-title"}, t("loading")),
-    parts.status, parts.share, parts.seats, parts.turn,
+    parts.status, parts.share, parts.seats, parts.result, parts.turn,
     h("div", {class: "play"}, parts.dice, parts.actions),
-    parts.hint, parts.reveal, parts.calls, parts.result,
+    parts.hint, parts.reveal, parts.calls,
     h("details", {class: "log-box", open: true}, h("summary", {}, t("table.log")), parts.log));
 
   function send(message) {
@@ -180,7 +180,7 @@ export function showTable(root, tableId) {
 
   function renderDice() {
     const v = s.view;
-    if (!v || s.info.you === null) { clear(parts.dice); return; }
+    if (!v || s.info.you === null || s.info.status === "finished") { clear(parts.dice); return; }
     let shown;
     if (v.game === "mia") {
       if (v.my_dice != null) shown = h("span", {class: "dice"}, dieFaces([Math.floor(v.my_dice / 10), v.my_dice % 10]), " ", h("small", {}, miaValue(v.my_dice)));
@@ -207,9 +207,10 @@ export function showTable(root, tableId) {
   function renderActions() {
     const v = s.view;
     const legal = v && s.info.status === "running" && v.player !== null && v.turn === v.player ? v.legal_actions : [];
-    const key = `${v ? v.state_id : ""}|${JSON.stringify(legal)}|${s.notice}`;
+    const key = `${v ? v.state_id : ""}|${JSON.stringify(legal)}|${s.notice}|${s.info.status}`;
     if (key === s.actionsKey) return;
     s.actionsKey = key;
+    if (s.info.status === "finished") { clear(parts.actions); return; }
     const stateId = v ? v.state_id : 0;
     const move = (action) => { s.notice = ""; send({type: "move", state_id: stateId, action}); };
     const items = [h("h2", {}, t("table.moves"))];
