@@ -34,7 +34,7 @@ def lan_address() -> str | None:
         return None
 
 
-@app.command(help=SERVE_HELP)
+@app.command(help=SERVE_HELP, short_help="Play in the browser with friends: start the web server.")
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on (0.0.0.0: every network interface).")
