@@ -109,6 +109,9 @@ def acceptance_limit(faces: int) -> int:
     return MAX_FACES - MAX_FACES % faces
 
 
+_LIMITS = {faces: MAX_FACES - MAX_FACES % faces for faces in range(1, MAX_FACES + 1)}
+
+
 class FairStream:
     """The byte stream of one game and the dice read from it, in order.
 
@@ -134,17 +137,21 @@ class FairStream:
 
     def die(self, faces: int) -> int:
         """The next die with `faces` faces, 1 to `faces`."""
-        limit = acceptance_limit(faces)
+        limit = _LIMITS.get(faces) or acceptance_limit(faces)
+        block, pos = self._block, self._pos
         while True:
-            if self._pos == len(self._block):
+            if pos == len(block):
                 self._next_block()
-            byte = self._block[self._pos]
-            self._pos += 1
+                block, pos = self._block, 0
+            byte = block[pos]
+            pos += 1
             if byte < limit:
+                self._pos = pos
                 return byte % faces + 1
 
     def dice(self, count: int, faces: int) -> tuple[int, ...]:
-        return tuple(self.die(faces) for _ in range(count))
+        die = self.die
+        return tuple([die(faces) for _ in range(count)])
 
     def many(self, count: int, faces: int) -> bytes:
         """The next `count` dice at once, each as a byte holding die - 1: the same dice
@@ -156,15 +163,24 @@ class FairStream:
         need = count
         while need:
             if self._pos == len(self._block):
+                whole = need // len(self._block or bytes(32))
+                if whole > 1:  # whole blocks that cannot hold too many dice: in one go
+                    first = self._counter
+                    self._counter += whole
+                    made = b"".join(map(self.block, range(first, self._counter)))
+                    made = made.translate(table, rejected)
+                    parts.append(made)
+                    need -= len(made)
+                    continue
                 self._next_block()
             rest = self._block[self._pos :]
             made = rest.translate(table, rejected)
-            if len(made) <= need:
+            if len(made) < need:
                 parts.append(made)
                 need -= len(made)
                 self._pos = len(self._block)
                 continue
-            taken = 0  # the block holds more dice than needed: stop after the last one
+            taken = 0  # the block holds the last die needed: stop right after it
             for offset, byte in enumerate(rest):
                 taken += byte < limit
                 if taken == need:
