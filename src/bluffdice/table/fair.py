@@ -137,7 +137,9 @@ class FairStream:
 
     def die(self, faces: int) -> int:
         """The next die with `faces` faces, 1 to `faces`."""
-        limit = _LIMITS.get(faces) or acceptance_limit(faces)
+        limit = _LIMITS.get(faces) if type(faces) is int else None
+        if limit is None:
+            limit = acceptance_limit(faces)  # raises: not a die
         block, pos = self._block, self._pos
         while True:
             if pos == len(block):
