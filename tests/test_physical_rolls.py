@@ -40,8 +40,7 @@ def induced(state: Any) -> dict[Any, Fraction]:
     count, faces = state.physical_roll()
     total = faces**count
     tally = Counter(
-        state.outcome_of_roll(dice)
-        for dice in itertools.product(range(1, faces + 1), repeat=count)
+        state.outcome_of_roll(dice) for dice in itertools.product(range(1, faces + 1), repeat=count)
     )
     return {outcome: Fraction(n, total) for outcome, n in tally.items()}
 
