@@ -22,6 +22,7 @@ import msgspec
 from bluffdice.games.base import CHANCE, BluffdiceError, GameState, IllegalAction
 from bluffdice.games.record import Record, new_record
 from bluffdice.games.registry import game_of, get_game, parse_rules
+from bluffdice.table.dice import DiceSource, seeded, system
 
 SCHEME = "bluffdice-fair-v1"
 """Names this scheme in every record; a change of byte layout gets a new name."""
@@ -29,6 +30,7 @@ SCHEME = "bluffdice-fair-v1"
 SERVER_SEED_BYTES = 32
 MAX_CLIENT_SEED_BYTES = 1024
 MAX_FACES = 256
+BLOCK_BYTES = 32  # one HMAC-SHA256 output
 
 
 class FairnessError(BluffdiceError):
@@ -159,14 +161,16 @@ class FairStream:
         """The next `count` dice at once, each as a byte holding die - 1: the same dice
         `die` reads one by one, fast enough to test millions of them."""
         limit = acceptance_limit(faces)
+        if count < 0:
+            raise FairnessError(f"cannot read {count} dice")
         table = bytes(b % faces for b in range(MAX_FACES))
         rejected = bytes(range(limit, MAX_FACES))
         parts: list[bytes] = []
         need = count
         while need:
             if self._pos == len(self._block):
-                whole = need // len(self._block or bytes(32))
-                if whole > 1:  # whole blocks that cannot hold too many dice: in one go
+                whole = need // BLOCK_BYTES
+                if whole > 1:  # blocks that cannot hold more dice than needed: in one go
                     first = self._counter
                     self._counter += whole
                     made = b"".join(map(self.block, range(first, self._counter)))
@@ -271,11 +275,9 @@ def digest_of(fair: FairRecord) -> str:
     return h.hexdigest()
 
 
-def dice_source(kind: str, seed: int | None = None, client_seeds: Sequence[str] = ()) -> Any:
+def dice_source(kind: str, seed: int | None = None, client_seeds: Sequence[str] = ()) -> DiceSource:
     """The dice source a command asks for: "system", "seeded" or "fair" (reproducible
     with a seed, unpredictable without)."""
-    from bluffdice.table.dice import seeded, system
-
     if kind == "system":
         return system()
     if kind == "seeded":
