@@ -9,6 +9,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     play,
     replay,
     rules,
+    schema,
     solve,
     tournament,
     verify,
