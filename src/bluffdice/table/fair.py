@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 
 from bluffdice.games.base import CHANCE, BluffdiceError, GameState, IllegalAction
-from bluffdice.games.record import Record, new_record
-from bluffdice.games.registry import game_of, get_game, parse_rules
+from bluffdice.games.record import Record
+from bluffdice.games.registry import get_game
 from bluffdice.table.dice import DiceSource, seeded, system
 
 SCHEME = "bluffdice-fair-v1"
@@ -299,34 +299,22 @@ def play_fair(
     bots: Sequence[Any],
     server_seed: bytes | None = None,
     client_seeds: Sequence[str] = (),
-    max_steps: int = 100_000,
 ) -> FairRecord:
-    """Play one game with fair dice and agents (each `act(view) -> action`, optionally
-    `observe(events)`), and return its fair record: real records for tests and verify,
-    without a table."""
-    from bluffdice.games.base import visible_to
+    """Play one game of bots (in-process agents) at a table with fair dice and return its
+    fair record: real records for tests and `verify`.
 
-    if isinstance(rules, str):
-        rules = parse_rules(rules)
+    The seeds are fixed before the table is made, because a table draws its first chance
+    step (who starts) as soon as it exists.
+    """
+    from bluffdice.table.runners import run_sync
+    from bluffdice.table.table import Table
+
     if len(bots) != players:
         raise FairnessError(f"{players} players need {players} bots, not {len(bots)}")
     dice = FairDice(server_seed, client_seeds)
-    state: GameState = game_of(rules).new_game(rules, players)
-    steps: list[str] = []
-    for _ in range(max_steps):
-        if state.is_terminal:
-            start = new_record(rules, players)
-            return dice.fair_record(msgspec.structs.replace(start, steps=tuple(steps)))
-        player = state.current_player
-        action = dice.draw(state) if player == CHANCE else bots[player].act(state.view(player))
-        state, events = state.apply(action)
-        steps.append(str(action))
-        for seat, bot in enumerate(bots):
-            observe = getattr(bot, "observe", None)
-            seen = [e for e in events if visible_to(e, seat)]
-            if observe is not None and seen:
-                observe(seen)
-    raise FairnessError(f"the game did not end within {max_steps} steps")
+    table = Table(rules, players, dice=dice)
+    run_sync(table, bots)
+    return dice.fair_record(table.record)
 
 
 @dataclass(frozen=True)
