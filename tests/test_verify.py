@@ -174,6 +174,19 @@ def test_a_legal_but_changed_move_is_caught_by_the_digest() -> None:
     assert verdict.problem is not None and "digest" in verdict.problem
 
 
+def test_the_server_seed_is_revealed_only_when_the_game_is_over() -> None:
+    from bluffdice.table import Table
+    from bluffdice.table.fair import FairDice
+
+    dice = FairDice(server_seed_from(3), ["a", "b"])
+    table = Table("classic", 2, dice=dice)
+    with pytest.raises(FairnessError, match="not over"):
+        dice.fair_record(table.record)
+    abandoned = dice.fair_record(table.record, unfinished=True)
+    verdict = verify(abandoned)
+    assert verdict.verified and not verdict.finished and verdict.rolls == 1
+
+
 def test_an_unfinished_game_verifies_as_far_as_it_goes() -> None:
     fair = fair_game("classic", 3, 4, ["a"])
     cut = with_steps(fair, list(fair.record.steps[:20]))

@@ -237,8 +237,13 @@ class FairDice:
         self.rolls.append(Roll(faces=faces, dice=dice))
         return state.outcome_of_roll(dice)
 
-    def fair_record(self, record: Record) -> FairRecord:
-        """The record with the server seed revealed: only once the game is over."""
+    def fair_record(self, record: Record, unfinished: bool = False) -> FairRecord:
+        """The record with the server seed revealed. Only once the game is over, since the
+        seed tells every die still to come; `unfinished` for a game abandoned for good."""
+        if not unfinished and not record.replay().is_terminal:
+            raise FairnessError(
+                "the game is not over: revealing the server seed would show the dice to come"
+            )
         fair = FairRecord(
             record=record,
             commitment=self.commitment,
