@@ -19,9 +19,9 @@ from bluffdice.bots import load_bot
 from bluffdice.cli import app
 from bluffdice.games import CHANCE, game_of, get_game, parse_rules
 from bluffdice.table.fair import (
+    DiceRoll,
     FairnessError,
     FairRecord,
-    Roll,
     load_fair_record,
     play_fair,
     server_seed_from,
@@ -88,7 +88,7 @@ def tamper(fair: FairRecord, kind: str, rng: random.Random) -> tuple[FairRecord,
         d = rng.randrange(len(roll.dice))
         value = rng.choice([v for v in range(0, roll.faces + 2) if v != roll.dice[d]])
         dice = roll.dice[:d] + (value,) + roll.dice[d + 1 :]
-        rolls = fair.rolls[:r] + (Roll(roll.faces, dice),) + fair.rolls[r + 1 :]
+        rolls = fair.rolls[:r] + (DiceRoll(roll.faces, dice),) + fair.rolls[r + 1 :]
         return replace(fair, rolls=rolls), f"roll {r + 1} ("
     if kind == "drop roll":
         r = rng.randrange(len(fair.rolls))
@@ -157,7 +157,7 @@ def test_any_tampering_is_caught_and_an_untampered_record_verifies(
 def test_the_problem_names_the_roll_and_what_the_seeds_give() -> None:
     fair = load_fair_record(EXAMPLE.read_bytes())
     roll = fair.rolls[3]
-    wrong = Roll(roll.faces, (7 - roll.dice[0], roll.dice[1]))
+    wrong = DiceRoll(roll.faces, (7 - roll.dice[0], roll.dice[1]))
     verdict = verify(replace(fair, rolls=(*fair.rolls[:3], wrong, *fair.rolls[4:])))
     shown = " ".join(map(str, roll.dice))
     assert verdict.problem is not None and verdict.problem.startswith("roll 4 (step ")

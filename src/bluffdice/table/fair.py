@@ -37,7 +37,7 @@ class FairnessError(BluffdiceError):
     """Seeds or dice that the scheme does not allow."""
 
 
-class Roll(msgspec.Struct, frozen=True):
+class DiceRoll(msgspec.Struct, frozen=True):
     """The dice of one chance node as they fell, and how many faces each had: enough
     for a verifier that knows nothing of the games to recompute them."""
 
@@ -53,7 +53,7 @@ class FairRecord(msgspec.Struct, frozen=True):
     commitment: str
     server_seed: str
     client_seeds: tuple[str, ...] = ()
-    rolls: tuple[Roll, ...] = ()
+    rolls: tuple[DiceRoll, ...] = ()
     digest: str = ""
     scheme: str = SCHEME
 
@@ -216,7 +216,7 @@ class FairDice:
         self.commitment = commitment_of(seed)
         self._client_seeds = check_client_seeds(client_seeds)
         self._stream: FairStream | None = None
-        self.rolls: list[Roll] = []
+        self.rolls: list[DiceRoll] = []
 
     @property
     def client_seeds(self) -> tuple[str, ...]:
@@ -234,7 +234,7 @@ class FairDice:
             self._stream = FairStream(self._server_seed, self._client_seeds)
         count, faces = state.physical_roll()
         dice = self._stream.dice(count, faces)
-        self.rolls.append(Roll(faces=faces, dice=dice))
+        self.rolls.append(DiceRoll(faces=faces, dice=dice))
         return state.outcome_of_roll(dice)
 
     def fair_record(self, record: Record, unfinished: bool = False) -> FairRecord:
@@ -420,7 +420,7 @@ class _Check:
             player = state.current_player
             if player == CHANCE:
                 count, faces = state.physical_roll()
-                dice = Roll(faces, stream.dice(count, faces))
+                dice = DiceRoll(faces, stream.dice(count, faces))
                 where = f"roll {self.rolls + 1} (step {number})"
                 if self.rolls >= len(fair.rolls):
                     return f"{where}: the record lists only {len(fair.rolls)} rolls"
@@ -458,5 +458,5 @@ def _parsed(parse: Any, text: str) -> Any:
         return None
 
 
-def _show(roll: Roll) -> str:
+def _show(roll: DiceRoll) -> str:
     return " ".join(str(d) for d in roll.dice) + f" (d{roll.faces})"
