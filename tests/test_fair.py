@@ -303,6 +303,18 @@ def test_dice_source_makes_each_kind() -> None:
         dice_source("loaded", 1)
 
 
+def test_a_game_that_does_not_name_its_physical_dice_cannot_use_fair_dice() -> None:
+    class CoinState:
+        current_player = CHANCE
+
+        def chance_outcomes(self) -> list[tuple[str, Fraction]]:
+            return [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))]
+
+    with pytest.raises(FairnessError, match="CoinState does not say which dice"):
+        FairDice().draw(CoinState())  # type: ignore[arg-type]
+    assert RandomDice(random.Random(1)).draw(CoinState()) in ("heads", "tails")  # type: ignore[arg-type]
+
+
 def test_play_fair_needs_a_bot_per_player() -> None:
     with pytest.raises(FairnessError, match="3 players need 3 bots"):
         play_fair("classic", 3, [load_bot("random", "mia")] * 2)

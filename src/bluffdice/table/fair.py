@@ -232,6 +232,11 @@ class FairDice:
     def draw(self, state: GameState) -> Any:
         if self._stream is None:
             self._stream = FairStream(self._server_seed, self._client_seeds)
+        if not hasattr(state, "physical_roll"):
+            raise FairnessError(
+                f"{type(state).__name__} does not say which dice its chance steps roll "
+                "(physical_roll, outcome_of_roll), so it cannot use fair dice"
+            )
         count, faces = state.physical_roll()
         dice = self._stream.dice(count, faces)
         self.rolls.append(DiceRoll(faces=faces, dice=dice))
