@@ -2,22 +2,22 @@
 
 The check recomputes every die from the revealed server seed and the players' seeds,
 compares the seed with the commitment published before the first roll, and replays
-every move through the rules (docs/fairness.md).
+every move through the rules (the scheme: `bluffdice docs fairness`).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from bluffdice.cli.app import app as cli
-from bluffdice.cli.app import fail, out
-from bluffdice.games.registry import parse_rules, preset_name
-from bluffdice.table.fair import FairnessError, Verdict, load_fair_record, verify
+from bluffdice.cli.app import escape, fail, out
+
+if TYPE_CHECKING:  # the rules engine loads when the command runs, not when the CLI starts
+    from bluffdice.table.fair import Verdict
 
 VERIFY_HELP = (
     "Check a provably fair game: the revealed server seed against the commitment shown "
@@ -26,11 +26,14 @@ VERIFY_HELP = (
     "Prints 'verified' and exits 0, or names the first roll or move that does not match "
     "and exits 1. Compare the commitment and digest it prints with the ones the table "
     "showed at the start and at the end of the game, or pass --commitment.\n\n"
-    "Example: bluffdice verify docs/examples/fair-mia.json"
+    "The scheme, byte for byte, with test vectors: bluffdice docs fairness.\n\n"
+    "Example: bluffdice verify game.json --commitment 9822581721ac..."
 )
 
 
-@cli.command(name="verify", help=VERIFY_HELP)
+@cli.command(
+    name="verify", help=VERIFY_HELP, short_help="Check the dice and moves of a provably fair game."
+)
 def verify_command(
     record: Annotated[
         str,
@@ -49,6 +52,8 @@ def verify_command(
     ] = False,
 ) -> None:
     """The `verify` command; its help text is VERIFY_HELP."""
+    from bluffdice.table.fair import FairnessError, load_fair_record, verify
+
     try:
         fair = load_fair_record(_read(record))
     except FairnessError as exc:
@@ -71,6 +76,8 @@ def verify_command(
 
 
 def _read(source: str) -> bytes:
+    from bluffdice.table.fair import FairnessError
+
     if source == "-":
         return sys.stdin.buffer.read()
     path = Path(source)
@@ -89,6 +96,8 @@ def _read(source: str) -> bytes:
 
 
 def _rules_name(text: str) -> str:
+    from bluffdice.games.registry import parse_rules, preset_name
+
     try:
         return preset_name(parse_rules(text)) or text
     except ValueError:
