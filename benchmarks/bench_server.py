@@ -71,6 +71,8 @@ class Totals:
     moves: int = 0
     measuring: bool = False
     errors: int = 0
+    warm: int = 0
+    """Moves completed before measuring (the warm-up waits for one per table)."""
 
 
 async def client(
@@ -94,6 +96,7 @@ async def client(
             if kind == "update" and table.sent is not None:
                 table.seen.add(seat)
                 if len(table.seen) == 4:
+                    totals.warm += 1
                     if totals.measuring:
                         totals.latencies.append(time.perf_counter() - table.sent)
                         totals.moves += 1
@@ -158,7 +161,11 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
                 )
             )
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 300)
-    await asyncio.sleep(1.0)  # warm up
+    # Warm up: every connection greeted and, on average, one move per table made, so
+    # that the measured seconds are play, not the storm of connections.
+    warm_until = time.monotonic() + 120
+    while totals.warm < count and time.monotonic() < warm_until:
+        await asyncio.sleep(0.2)
     cpu0, wall0, mine0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
     totals.measuring = True
     await asyncio.sleep(seconds)

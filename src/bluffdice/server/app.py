@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hall.resume()
+        gc.freeze()  # what startup made lives on: later collections need not scan it
         yield
         hall.close()
 
