@@ -36,9 +36,10 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 900}
 
 
-@pytest.fixture(autouse=True)
 def only_when_asked(request: pytest.FixtureRequest) -> None:
-    """A browser run takes most of a minute: it runs in its own call (`-m browser`)."""
+    """A browser run takes most of a minute: it runs in its own call (`-m browser`).
+    Checked first in the module's fixtures, so the main run starts neither server nor
+    browser."""
     if "browser" not in (request.config.option.markexpr or ""):
         pytest.skip("browser tests run on their own: pytest -m browser")
 
@@ -51,7 +52,10 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    only_when_asked(request)
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "serve.db"
     process = subprocess.Popen(
@@ -87,7 +91,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    only_when_asked(request)
     with playwright_api.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
