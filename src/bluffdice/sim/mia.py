@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -101,43 +102,49 @@ class MiaSim:
         """Play `games` games; `first` fixes the opening seat (else chance picks it)."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         rules, P, lay = self.rules, self.players, self.layout
+        i32 = np.int32
         n = games
-        out_winners = np.zeros((games, P), dtype=bool)
         out_lost = np.zeros((games, P), dtype=np.int16)
         out_drinks = np.zeros((games, P), dtype=np.int16)
+        out_out = np.zeros((games, P), dtype=bool)
         out_rounds = np.zeros(games, dtype=np.int32)
 
         if first is None:
-            starter = rng.integers(0, P, size=n).astype(np.int8)
+            starter = rng.integers(0, P, size=n, dtype=i32)
         else:
-            starter = np.full(n, first, dtype=np.int8)
-        first_seat = starter.copy()
-        gid = np.arange(n, dtype=np.int64)
-        phase = np.zeros(n, dtype=np.int8)
+            starter = np.full(n, first, dtype=i32)
+        first_seat = starter.astype(np.int8)
+        # One entry per game ...
+        gid = np.arange(n, dtype=i32)
+        phase = np.zeros(n, dtype=i32)
         turn = starter.copy()
         opener = starter.copy()
-        dice = self._roll(rng, n)
-        ann = np.full(n, -1, dtype=np.int8)
-        prev = np.full(n, -1, dtype=np.int8)
-        announcer = np.full(n, -1, dtype=np.int8)
         roller = starter.copy()
-        called = np.zeros(n, dtype=np.int16)
-        lost = np.zeros((n, P), dtype=np.int16)
-        drinks = np.zeros((n, P), dtype=np.int16)
-        out = np.zeros((n, P), dtype=bool)
-        nxt = np.tile(((np.arange(P) + 1) % P).astype(np.int8), (n, 1))
-        rnd = np.ones(n, dtype=np.int32)
+        dice = self._roll(rng, n)
+        ann = np.full(n, -1, dtype=i32)
+        prev = np.full(n, -1, dtype=i32)
+        announcer = np.full(n, -1, dtype=i32)
+        called = np.zeros(n, dtype=i32)
+        rnd = np.ones(n, dtype=i32)
+        alive = np.full(n, P, dtype=i32)
+        # ... and one per game and seat, game g's seats at g * P + seat.
+        seat0 = np.arange(n, dtype=i32) * P
+        lost = np.zeros(n * P, dtype=i32)
+        drinks = np.zeros(n * P, dtype=i32)
+        out = np.zeros(n * P, dtype=bool)
+        nxt = np.tile(((np.arange(P) + 1) % P).astype(i32), n)
 
         lives_mode = rules.mode == "lives"
-        seat_base = (np.arange(P) * _PER_SEAT).astype(np.int64)
+        seat_base = (np.arange(P) * _PER_SEAT).astype(i32)
         mia = lay.mia
         instant = rules.mia_end == "instant"
-        starter_is_loser = rules.mia_starter == "loser"
-        rank = self.rank
-        prob, alias = self.prob, self.alias
-        steps = 0
-        step_count = 0
-        over_count = 0
+        by_loser = rules.mia_starter == "loser"
+        rank = self.rank.astype(i32)
+        prob, alias = self.prob, self.alias.astype(i32)
+        steps = step_count = over_count = 0
+
+        def next_of(rows: Any, seat: Any) -> Any:
+            return nxt[seat0[rows] + seat]
 
         while n:
             step_count += 1
@@ -145,238 +152,241 @@ class MiaSim:
                 raise RuntimeError(f"games still running after {max_steps} steps")
             steps += n - over_count
             u = rng.random(n, dtype=np.float32) * WIDTH
-            j = u.astype(np.int64)
-            frac = u - j
-            base = seat_base[turn]
-            annp = ann.astype(np.int64) + 1
+            j = np.minimum(u.astype(i32), WIDTH - 1)
             in_hold = phase == HOLD
-            hold_sit = ((turn != opener) * FLOORS + annp) * VALUES_N + dice
+            hold_sit = ((turn != opener) * FLOORS + ann + 1) * VALUES_N + dice
             answer_sit = (
                 _HOLD
-                + (((roller != opener) * FLOORS + prev.astype(np.int64) + 1) * VALUES_N + ann) * 2
+                + (((roller != opener) * FLOORS + prev + 1) * VALUES_N + ann) * 2
                 + ((called >> turn) & 1)
             )
-            flat = (base + np.where(in_hold, hold_sit, answer_sit)) * WIDTH + j
-            act = np.where(frac < prob[flat], j, alias[flat])
+            flat = (seat_base[turn] + np.where(in_hold, hold_sit, answer_sit)) * WIDTH + j
+            act = np.where(u - j < prob[flat], j, alias[flat])
             if over_count:  # finished games wait for the next compaction, doing nothing
                 act[phase == OVER] = WIDTH
 
-            is_value = act < VALUES_N
-            ended = np.zeros(n, dtype=bool)
-            loser = np.full(n, -1, dtype=np.int8)  # -2: every other player (true Mia)
-            involves_mia = np.zeros(n, dtype=bool)
-            found = np.zeros(n, dtype=bool)
-            new_starter = turn.copy()
+            ending: list[tuple[Any, Any, Any, Any, Any]] = []
+            """Rounds that ended: (games, loser or -2 for all but the announcer, involves
+            Mia, Mia found, who starts next)."""
 
             # announcements and passes ----------------------------------------------
-            if is_value.any():
-                v = np.flatnonzero(is_value)
+            v = np.flatnonzero(act < VALUES_N)
+            if v.size:
                 me = turn[v]
-                value = act[v].astype(np.int8)
+                value = act[v]
                 prev[v] = ann[v]
                 ann[v] = value
                 announcer[v] = me
                 roller[v] = np.where(in_hold[v], me, roller[v])
-                called[v] |= (1 << me.astype(np.int16)).astype(np.int16)
-                is_mia = value == mia
-                if instant and is_mia.any():
-                    m = v[is_mia]
-                    true = dice[m] == mia
-                    ended[m] = True
-                    involves_mia[m] = True
-                    loser[m] = np.where(true, -2, turn[m])
-                    mia_start = turn[m] if starter_is_loser else nxt[m, turn[m]]
-                    new_starter[m] = np.where(true, nxt[m, turn[m]], mia_start)
-                    go = v[~is_mia]
-                else:
-                    go = v
+                called[v] |= 1 << me
+                go = v
+                if instant:
+                    is_mia = value == mia
+                    if is_mia.any():
+                        m = v[is_mia]
+                        me_m = me[is_mia]
+                        true = dice[m] == mia
+                        after = next_of(m, me_m)
+                        start = np.where(true, after, me_m if by_loser else after)
+                        ones = np.ones(m.size, dtype=bool)
+                        ending.append((m, np.where(true, -2, me_m), ones, ~ones, start))
+                        go = v[~is_mia]
                 phase[go] = ANSWER
-                turn[go] = nxt[go, turn[go]]
+                turn[go] = next_of(go, turn[go])
 
             # answers ---------------------------------------------------------------
-            chal = act == CHALLENGE
-            if chal.any():
-                c = np.flatnonzero(chal)
+            c = np.flatnonzero(act == CHALLENGE)
+            if c.size:
                 me, who = turn[c], announcer[c]
                 d, a = dice[c], ann[c]
                 at_mia = a == mia
                 truthful = rank[d] >= rank[a]
                 d_mia = d == mia
-                ended[c] = True
                 # after Mia: a real one costs the looker, else the announcer
                 lose_me = np.where(at_mia, d_mia, truthful)
-                loser[c] = np.where(lose_me, me, who)
-                involves_mia[c] = np.where(at_mia, True, truthful & d_mia)
-                found[c] = at_mia & d_mia
                 paying = np.where(lose_me, me, who)
-                mia_start = paying if starter_is_loser else nxt[c, paying]
-                plain_start = np.where(truthful, nxt[c, me], me)
-                new_starter[c] = np.where(at_mia, mia_start, plain_start)
+                mia_start = paying if by_loser else next_of(c, paying)
+                plain_start = np.where(truthful, next_of(c, me), me)
+                ending.append((
+                    c,
+                    paying,
+                    at_mia | (truthful & d_mia),
+                    at_mia & d_mia,
+                    np.where(at_mia, mia_start, plain_start),
+                ))
 
-            rolls = act == ROLL
-            if rolls.any():
-                r = np.flatnonzero(rolls)
+            r = np.flatnonzero(act == ROLL)
+            if r.size:
                 phase[r] = HOLD
                 dice[r] = self._roll(rng, r.size)
 
-            give = act == GIVE_UP
-            if give.any():
-                g = np.flatnonzero(give)
-                ended[g] = True
-                loser[g] = turn[g]
-                involves_mia[g] = True
-                new_starter[g] = turn[g] if starter_is_loser else nxt[g, turn[g]]
-
-            beat = act == BEAT
-            if beat.any():
-                b = np.flatnonzero(beat)
-                hit = self._roll(rng, b.size) == mia
-                who = np.where(hit, announcer[b], turn[b])
-                ended[b] = True
-                loser[b] = who
-                involves_mia[b] = True
-                new_starter[b] = who if starter_is_loser else nxt[b, who]
-
-            cheers = act == CHEERS
-            if cheers.any():
-                ended[np.flatnonzero(cheers)] = True  # no loser; the shower starts again
+            rare = np.flatnonzero((act > ROLL) & (act < WIDTH))
+            if rare.size:
+                ra = act[rare]
+                for code in (GIVE_UP, BEAT, CHEERS):
+                    g = rare[ra == code]
+                    if not g.size:
+                        continue
+                    me = turn[g]
+                    if code == GIVE_UP:
+                        who = me
+                    elif code == BEAT:
+                        hit = self._roll(rng, g.size) == mia
+                        who = np.where(hit, announcer[g], me)
+                    else:  # cheers: no loser; the one who showed it starts again
+                        none = np.zeros(g.size, dtype=bool)
+                        ending.append((g, np.full(g.size, -1, dtype=i32), none, none, me))
+                        continue
+                    start = who if by_loser else next_of(g, who)
+                    yes = np.ones(g.size, dtype=bool)
+                    ending.append((g, who, yes, ~yes, start))
 
             # rounds that ended -----------------------------------------------------
-            if ended.any():
-                e = np.flatnonzero(ended)
-                self._settle(
-                    e, loser[e], involves_mia[e], found[e], announcer[e], lost, drinks, out
-                )
-                done = np.zeros(e.size, dtype=bool)
-                if lives_mode:
-                    newly_out = ~out[e] & (lost[e] >= rules.lives)
-                    hit_rows = newly_out.any(axis=1)
-                    if hit_rows.any():
-                        h = e[hit_rows]
-                        out[h] |= newly_out[hit_rows]
-                        nxt[h] = _next_alive(out[h])
-                        alive = (~out[e]).sum(axis=1)
-                        if rules.end == "first_out":
-                            done = hit_rows.copy()
-                        done |= alive <= 1
-                else:
-                    done = rnd[e] >= rules.rounds
-                go_on = e[~done]
-                if go_on.size:
-                    s = new_starter[go_on]
-                    s = np.where(out[go_on, s], nxt[go_on, s], s)
-                    rnd[go_on] += 1
-                    turn[go_on] = s
-                    opener[go_on] = s
-                    roller[go_on] = s
-                    phase[go_on] = HOLD
-                    dice[go_on] = self._roll(rng, go_on.size)
-                    ann[go_on] = -1
-                    prev[go_on] = -1
-                    announcer[go_on] = -1
-                    called[go_on] = 0
-                finished = e[done]
-                if finished.size:
-                    ids = gid[finished]
-                    out_winners[ids] = self._winners(
-                        lost[finished], drinks[finished], out[finished], rnd[finished]
-                    )
-                    out_lost[ids] = lost[finished]
-                    out_drinks[ids] = drinks[finished]
-                    out_rounds[ids] = rnd[finished]
-                    phase[finished] = OVER
-                    ann[finished] = 0  # keeps their (unused) table index in range
-                    over_count += int(finished.size)
-                    if progress is not None:
-                        progress(int(finished.size))
-                    if over_count * 4 > n:  # compact once a quarter has finished
-                        keep = phase != OVER
-                        gid, phase, turn, opener, dice = (
-                            gid[keep], phase[keep], turn[keep], opener[keep], dice[keep]
-                        )
-                        ann, prev, announcer, roller = (
-                            ann[keep], prev[keep], announcer[keep], roller[keep]
-                        )
-                        called, lost, drinks, out = called[keep], lost[keep], drinks[keep], out[keep]
-                        nxt, rnd = nxt[keep], rnd[keep]
-                        n = int(gid.size)
-                        over_count = 0
-
-        if lives_mode:
-            lives = (rules.lives - out_lost).astype(np.int16)
-            lives = np.maximum(lives, 0).astype(np.int16)
-            score = lives
-        else:
-            lives = np.full((games, P), rules.lives, dtype=np.int16)
-            score = (
-                (out_rounds[:, None] - out_lost).astype(np.int16)
-                if rules.mode == "score"
-                else out_lost
+            if not ending:
+                continue
+            e = np.concatenate([x[0] for x in ending])
+            loser = np.concatenate([x[1] for x in ending])
+            mia_loss = np.concatenate([x[2] for x in ending])
+            found = np.concatenate([x[3] for x in ending])
+            new_starter = np.concatenate([x[4] for x in ending])
+            done = self._settle(
+                e, loser, mia_loss, found, announcer[e], seat0, lost, drinks, out, alive, nxt
             )
-        return MiaBatch(
-            winners=out_winners,
-            lives=lives,
-            score=score,
-            drinks=out_drinks,
-            rounds=out_rounds,
-            first=first_seat,
-            steps=steps,
-        )
+            if not lives_mode:
+                done = rnd[e] >= rules.rounds
+            go_on = e[~done]
+            if go_on.size:
+                s = new_starter[~done]
+                s = np.where(out[seat0[go_on] + s], next_of(go_on, s), s)
+                rnd[go_on] += 1
+                turn[go_on] = s
+                opener[go_on] = s
+                roller[go_on] = s
+                phase[go_on] = HOLD
+                dice[go_on] = self._roll(rng, go_on.size)
+                ann[go_on] = -1
+                prev[go_on] = -1
+                announcer[go_on] = -1
+                called[go_on] = 0
+            finished = e[done]
+            if finished.size:
+                ids = gid[finished]
+                cells = (seat0[finished][:, None] + np.arange(P)).ravel()
+                out_lost[ids] = lost[cells].reshape(-1, P)
+                out_drinks[ids] = drinks[cells].reshape(-1, P)
+                out_out[ids] = out[cells].reshape(-1, P)
+                out_rounds[ids] = rnd[finished]
+                phase[finished] = OVER
+                ann[finished] = 0  # keeps their (unused) table index in range
+                over_count += int(finished.size)
+                if progress is not None:
+                    progress(int(finished.size))
+                if over_count * 2 > n:  # compact once half have finished
+                    keep = np.flatnonzero(phase != OVER)
+                    cells = (seat0[keep][:, None] + np.arange(P)).ravel()
+                    gid, phase, turn, opener, roller = (
+                        gid[keep], phase[keep], turn[keep], opener[keep], roller[keep]
+                    )
+                    dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
+                    called, rnd, alive = called[keep], rnd[keep], alive[keep]
+                    lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
+                    n = int(gid.size)
+                    seat0 = np.arange(n, dtype=i32) * P
+                    over_count = 0
+
+        return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
 
     # --- pieces ----------------------------------------------------------------------
 
-    def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int8]:
-        return self.sides[rng.integers(0, 36, size=size, dtype=np.int8)]
+    def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int32]:
+        return self.sides[rng.integers(0, 36, size=size, dtype=np.int8)].astype(np.int32)
 
     def _settle(
         self,
-        e: IntArray,
-        loser: npt.NDArray[np.int8],
-        involves_mia: npt.NDArray[np.bool_],
-        found: npt.NDArray[np.bool_],
-        announcer: npt.NDArray[np.int8],
-        lost: npt.NDArray[np.int16],
-        drinks: npt.NDArray[np.int16],
-        out: npt.NDArray[np.bool_],
-    ) -> None:
-        """Apply the penalties of the rounds that ended in games `e` (state.py `_penalty`)."""
+        e: Any,
+        loser: Any,
+        mia_loss: Any,
+        found: Any,
+        announcer: Any,
+        seat0: Any,
+        lost: Any,
+        drinks: Any,
+        out: Any,
+        alive: Any,
+        nxt: Any,
+    ) -> npt.NDArray[np.bool_]:
+        """Apply the penalties of the rounds that ended in games `e` (state.py's `_penalty`
+        and `_end_round`); returns which of them ended the game (lives mode)."""
         rules, P = self.rules, self.players
-        hit = np.zeros((e.size, P), dtype=bool)
+        # one cell per penalty: single losers, and all but the announcer on a true Mia
         single = loser >= 0
-        hit[np.flatnonzero(single), loser[single]] = True
-        everyone = loser == -2
-        if everyone.any():
-            others = ~out[e[everyone]]
-            others[np.arange(others.shape[0]), announcer[everyone]] = False
-            hit[everyone] = others
+        rows = np.flatnonzero(single)
+        cells = seat0[e[rows]] + loser[rows]
+        everyone = np.flatnonzero(loser == -2)
+        if everyone.size:
+            seats = np.arange(P)
+            base = seat0[e[everyone]]
+            grid = base[:, None] + seats
+            take = ~out[grid] & (seats != announcer[everyone][:, None])
+            rows = np.concatenate([rows, np.repeat(everyone, P)[take.ravel()]])
+            cells = np.concatenate([cells, grid[take]])
         if rules.mode == "score":
-            lost[e] += hit
-            return
+            lost[cells] += 1
+            return np.zeros(e.size, dtype=bool)
+        involves = mia_loss[rows]
         if rules.mode == "drinking":
-            stiff = hit & involves_mia[:, None]
-            drinks[e] += stiff
-            lost[e] += hit & ~stiff
-            return
-        double = found | (involves_mia & rules.mia_doubled)
-        amount = np.where(double, 2, 1).astype(np.int16)[:, None]
-        lost[e] = np.minimum(rules.lives, lost[e] + hit * amount)
+            drinks[cells[involves]] += 1
+            lost[cells[~involves]] += 1
+            return np.zeros(e.size, dtype=bool)
+        amount = np.where(found[rows] | (involves & rules.mia_doubled), 2, 1)
+        lost[cells] = np.minimum(rules.lives, lost[cells] + amount)
+        dead = (lost[cells] >= rules.lives) & ~out[cells]
+        done = np.zeros(e.size, dtype=bool)
+        if dead.any():
+            out[cells[dead]] = True
+            hit_rows = np.unique(rows[dead])
+            games = e[hit_rows]
+            np.subtract.at(alive, e[rows[dead]], 1)
+            grid = seat0[games][:, None] + np.arange(P)
+            nxt[grid] = _next_alive(out[grid])
+            if rules.end == "first_out":
+                done[hit_rows] = True
+            done[hit_rows] |= alive[games] <= 1
+        return done
 
-    def _winners(
+    def _batch(
         self,
         lost: npt.NDArray[np.int16],
         drinks: npt.NDArray[np.int16],
         out: npt.NDArray[np.bool_],
-        rnd: npt.NDArray[np.int32],
-    ) -> npt.NDArray[np.bool_]:
-        """The engine's `_result_if_over` winners, for finished games."""
+        rounds: npt.NDArray[np.int32],
+        first_seat: npt.NDArray[np.int8],
+        steps: int,
+    ) -> MiaBatch:
         rules = self.rules
+        games, P = lost.shape
         if rules.mode == "lives":
-            return ~out
-        if rules.mode == "score":
-            score = -lost.astype(np.int64)  # everyone joined every round
-            return score == score.max(axis=1, keepdims=True)
-        key = drinks.astype(np.int64) * 100_000 + lost
-        return key == key.min(axis=1, keepdims=True)
+            lives = np.maximum(rules.lives - lost, 0).astype(np.int16)
+            score = lives
+            winners = ~out
+        else:
+            lives = np.full((games, P), rules.lives, dtype=np.int16)
+            if rules.mode == "score":  # everyone joins every round
+                score = (rounds[:, None] - lost).astype(np.int16)
+                winners = score == score.max(axis=1, keepdims=True)
+            else:  # drinking: fewest stiff drinks, then fewest sips
+                score = lost
+                key = drinks.astype(np.int64) * 100_000 + lost
+                winners = key == key.min(axis=1, keepdims=True)
+        return MiaBatch(
+            winners=winners,
+            lives=lives,
+            score=score,
+            drinks=drinks,
+            rounds=rounds,
+            first=first_seat,
+            steps=steps,
+        )
 
 
 def _next_alive(out: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
