@@ -211,8 +211,14 @@ def main() -> None:
     )
     rows: list[tuple[str, str, float, str, float, float]] = []
 
-    def compare(label: str, ours: Callable[[], int], ref_label: str,
-                ref: Callable[[], int] | None, unit: str, target: float) -> None:
+    def compare(
+        label: str,
+        ours: Callable[[], int],
+        ref_label: str,
+        ref: Callable[[], int] | None,
+        unit: str,
+        target: float,
+    ) -> None:
         ours_rate = ref_rate = 0.0
         for _ in range(repeats):  # interleave: both see the same load
             ours_rate = max(ours_rate, best_rate(ours, 1))

@@ -48,8 +48,9 @@ def test_json_is_the_whole_stdout_and_adds_up() -> None:
 
 
 def test_bots_without_a_table_are_played_by_the_engine() -> None:
-    code, out, err = run("--rules", "mia(lives=1)", "--bots", "odds,honest", "--games", "20",
-                         "--seed", "1", "--json")
+    code, out, err = run(
+        "--rules", "mia(lives=1)", "--bots", "odds,honest", "--games", "20", "--seed", "1", "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert data["vectorised"] == {"odds": False, "honest": True}
@@ -60,8 +61,18 @@ def test_bots_without_a_table_are_played_by_the_engine() -> None:
 
 def test_table_output_names_what_ran_vectorised(tmp_path: Path) -> None:
     plot = tmp_path / "m.png"
-    code, out, err = run("--rules", "openspiel", "--bots", "random,odds", "--games", "20000",
-                         "--seed", "2", "--plot", str(plot))
+    code, out, err = run(
+        "--rules",
+        "openspiel",
+        "--bots",
+        "random,odds",
+        "--games",
+        "20000",
+        "--seed",
+        "2",
+        "--plot",
+        str(plot),
+    )
     assert code == 0, err
     assert "heads-up" in out and "odds" in out
     assert "vectorised: random, odds" in err
@@ -84,8 +95,7 @@ def test_bad_input_is_one_error_line() -> None:
 
 def test_the_cli_does_not_load_the_simulator_at_start() -> None:
     code = (
-        "import sys, bluffdice.cli; "
-        "print(any(m.startswith('bluffdice.sim') for m in sys.modules))"
+        "import sys, bluffdice.cli; print(any(m.startswith('bluffdice.sim') for m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr

@@ -49,7 +49,7 @@ def test_pettingzoo_games_end_with_the_engines_returns() -> None:
     assert sorted(totals.values()) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5])
 
 
-@pytest.mark.parametrize("rules", ["classic", "meyer", "dudo", "openspiel"])
+@pytest.mark.parametrize("rules", ["mia(lives=2)", "meyer(lives=2)", "dudo", "openspiel"])
 def test_observations_hide_what_the_player_may_not_know(rules: str) -> None:
     """States a player cannot tell apart (other dice, whether a roller looked) give that
     player the same observation, mask and legal actions."""
@@ -60,7 +60,7 @@ def test_observations_hide_what_the_player_may_not_know(rules: str) -> None:
     enc = Encoding(parsed, 3)
     rng = random.Random(1)
     compared = 0
-    for _ in range(20):
+    for _ in range(6):
         state = spec.new_game(parsed, 3)
         while not state.is_terminal:
             for player in range(3):
@@ -81,7 +81,7 @@ def test_observations_hide_what_the_player_may_not_know(rules: str) -> None:
                 )
                 action = rng.choice(list(legal))
             state = state.apply(action).state
-    assert compared > 100
+    assert compared > 50
 
 
 def test_openspiel_adapter_plays_pyspiels_liars_dice() -> None:

@@ -65,9 +65,7 @@ def simulate(
     known = available_bots(game)
     unknown = [b for b in names if b not in known]
     if unknown:
-        raise fail(
-            f"unknown {game} bot {unknown[0]!r}; built-in bots: {', '.join(sorted(known))}"
-        )
+        raise fail(f"unknown {game} bot {unknown[0]!r}; built-in bots: {', '.join(sorted(known))}")
     if not 1 <= games <= 100_000_000:
         raise fail(f"--games must be between 1 and 100000000, not {games}")
     if game == "liars-dice" and not parsed.single_round:
@@ -136,8 +134,17 @@ def _standings_table(report: Any) -> Table:
         mode = parse_rules(report.rules).mode
         left = {"lives": "lives left", "score": "score", "drinking": "sips"}[mode]
     table = Table(title=f"{report.rules}: {report.games_per_pair} games per pair")
-    for col in ("bot", "games", "wins", "draws", "win rate", "95 % interval", left, "rounds",
-                "vectorised"):
+    for col in (
+        "bot",
+        "games",
+        "wins",
+        "draws",
+        "win rate",
+        "95 % interval",
+        left,
+        "rounds",
+        "vectorised",
+    ):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in report.standings():
         table.add_row(
@@ -161,8 +168,9 @@ def _matrix_table(report: Any) -> Table:
         table.add_column(b, justify="right")
     matrix = report.matrix()
     for a in report.bots:
-        table.add_row(a, *("-" if matrix[a][b] is None else f"{matrix[a][b]:.1%}"
-                           for b in report.bots))
+        table.add_row(
+            a, *("-" if matrix[a][b] is None else f"{matrix[a][b]:.1%}" for b in report.bots)
+        )
     return table
 
 

@@ -85,7 +85,7 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
         what each player has seen of it; worked out once (OpenSpiel makes a new
         initial state for every clone)."""
         if self._start is None:
-            state = self.spec.new_game(self.rules, self.players)
+            state: Any = self.spec.new_game(self.rules, self.players)
             recall = Recall(self.players)
 
             def play(action: Any) -> Any:
@@ -100,9 +100,7 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
             self._start = (state, recall)
         return self._start
 
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: Any = None
-    ) -> BluffdiceObserver:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BluffdiceObserver:
         recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return BluffdiceObserver(self, bool(recall))
 

@@ -77,7 +77,7 @@ class BluffdiceEnv(AECEnv):  # type: ignore[misc]
         self.recall = Recall(self.num_players)
         self.state = self.spec_game.new_game(self.rules, self.num_players)
         self._advance()
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_infos()
 
     def step(self, action: Any) -> None:

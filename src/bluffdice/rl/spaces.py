@@ -93,28 +93,31 @@ class Encoding:
                 BeatMia(),
                 Cheers(),
             )
-        from bluffdice.games.liars_dice import Calza, Challenge
+        from bluffdice.games import liars_dice as ld
 
         ladder = self.rules.ladder
         total = self.rules.dice * self.players
-        bids = [ladder.bid(q, f) for q in range(1, total + 1) for f in range(1, self.rules.faces + 1)]
-        return (*bids, Challenge(), Calza())
+        bids = [
+            ladder.bid(q, f) for q in range(1, total + 1) for f in range(1, self.rules.faces + 1)
+        ]
+        return (*bids, ld.Challenge(), ld.Calza())
 
     def _chance(self) -> tuple[Any, ...]:
+        from bluffdice.games import liars_dice as ld
+
         if self.game == "mia":
             from bluffdice.games.mia import Dice, FirstPlayer
             from bluffdice.games.mia.values import VALUES
 
             return (*(Dice(v) for v in VALUES), *(FirstPlayer(i) for i in range(self.players)))
-        from bluffdice.games.liars_dice import Dice, FirstPlayer
         from bluffdice.games.liars_dice.dice import hand_outcomes
 
         hands = [
-            Dice(hand)
+            ld.Dice(hand)
             for count in range(1, self.rules.dice + 1)
             for hand, _ in hand_outcomes(count, self.rules.faces)
         ]
-        return (*hands, *(FirstPlayer(i) for i in range(self.players)))
+        return (*hands, *(ld.FirstPlayer(i) for i in range(self.players)))
 
     @property
     def num_actions(self) -> int:
@@ -138,7 +141,8 @@ class Encoding:
         if self.game == "mia":
             return 6 + 22 + 1 + 22 + 22 + (P + 1) + 1 + P + P + P + 1
         bids = len(self.actions) - 2
-        return self.rules.faces + P + bids + 1 + P + 1 + 1 + 1
+        faces: int = self.rules.faces
+        return faces + P + bids + 1 + P + 1 + 1 + 1
 
     def observe(self, view: Any) -> FloatArray:
         """The observation vector of a view (see the module docstring)."""

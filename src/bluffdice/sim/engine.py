@@ -52,4 +52,6 @@ def play_engine_game(
 
 def engine_bots(names: Sequence[str], game: str, seed: int) -> list[Bot]:
     """Fresh bots for one game, each with its own seeded random source."""
-    return [load_bot(name, game, random.Random(seed * 7919 + seat)) for seat, name in enumerate(names)]
+    return [
+        load_bot(name, game, random.Random(seed * 7919 + seat)) for seat, name in enumerate(names)
+    ]

@@ -234,7 +234,10 @@ class LiarsDiceSim:
             return rng.integers(0, k, size=size, dtype=np.int32)
         u = rng.random(size, dtype=np.float32) * k
         j = np.minimum(u.astype(np.int32), k - 1)
-        return np.where(u - j < self.hand_prob[j], j, self.hand_alias[j]).astype(np.int32)
+        hands: npt.NDArray[np.int32] = np.where(
+            u - j < self.hand_prob[j], j, self.hand_alias[j]
+        ).astype(np.int32)
+        return hands
 
     def run(
         self, games: int, seed: int | np.random.Generator, first: int | None = None

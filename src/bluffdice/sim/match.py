@@ -83,7 +83,7 @@ class MatchReport:
                     "vectorised": self.why_not.get(bot) is None,
                 }
             )
-        rows.sort(key=lambda r: -r["rate"])
+        rows.sort(key=lambda r: -(wins_of(r) / max(1, games_of(r))))
         return rows
 
     def matrix(self) -> dict[str, dict[str, float | None]]:
@@ -124,6 +124,14 @@ class MatchReport:
 
 
 Progress = Callable[[int], None]
+
+
+def wins_of(row: dict[str, Any]) -> int:
+    return int(row["wins"])
+
+
+def games_of(row: dict[str, Any]) -> int:
+    return int(row["games"])
 
 
 def why_not_tabular(game: str, bot: str, rules: Any) -> str | None:
@@ -258,8 +266,8 @@ def _play_engine(
 def _left(game: str, rules: Any, state: Any) -> tuple[float, ...]:
     """Lives left (Mia lives mode), the score or sips (other Mia modes), dice left."""
     if game == "mia":
-        values = state.lives if rules.mode == "lives" else state.scores
+        values: tuple[int, ...] = state.lives if rules.mode == "lives" else state.scores
         return tuple(float(v) for v in values)
     if game == "liars-dice" and rules.single_round:
-        return (0.0,) * state.players
+        return (0.0,) * int(state.players)
     return tuple(float(d) for d in state.dice)

@@ -81,7 +81,10 @@ class MiaSim:
         self.players = len(seats)
         self.layout = layout_of(rules)
         rows = np.concatenate(
-            [np.concatenate([t.hold.reshape(-1, WIDTH), t.answer.reshape(-1, WIDTH)]) for t in seats]
+            [
+                np.concatenate([t.hold.reshape(-1, WIDTH), t.answer.reshape(-1, WIDTH)])
+                for t in seats
+            ]
         )
         prob, alias = alias_tables(rows)
         self.prob = prob.ravel()
@@ -207,13 +210,15 @@ class MiaSim:
                 paying = np.where(lose_me, me, who)
                 mia_start = paying if by_loser else next_of(c, paying)
                 plain_start = np.where(truthful, next_of(c, me), me)
-                ending.append((
-                    c,
-                    paying,
-                    at_mia | (truthful & d_mia),
-                    at_mia & d_mia,
-                    np.where(at_mia, mia_start, plain_start),
-                ))
+                ending.append(
+                    (
+                        c,
+                        paying,
+                        at_mia | (truthful & d_mia),
+                        at_mia & d_mia,
+                        np.where(at_mia, mia_start, plain_start),
+                    )
+                )
 
             r = np.flatnonzero(act == ROLL)
             if r.size:
@@ -285,7 +290,11 @@ class MiaSim:
                     keep = np.flatnonzero(phase != OVER)
                     cells = (seat0[keep][:, None] + np.arange(P)).ravel()
                     gid, phase, turn, opener, roller = (
-                        gid[keep], phase[keep], turn[keep], opener[keep], roller[keep]
+                        gid[keep],
+                        phase[keep],
+                        turn[keep],
+                        opener[keep],
+                        roller[keep],
                     )
                     dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
                     called, rnd, alive = called[keep], rnd[keep], alive[keep]

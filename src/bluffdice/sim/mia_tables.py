@@ -177,7 +177,8 @@ def _uniform(mask: BoolArray) -> FloatArray:
     cannot arise, such as holding dice over a Mia)."""
     m = mask.astype(float)
     total = m.sum(axis=-1, keepdims=True)
-    return np.divide(m, total, out=np.zeros_like(m), where=total > 0)
+    rows: FloatArray = np.divide(m, total, out=np.zeros_like(m), where=total > 0)
+    return rows
 
 
 def _fold_look(
@@ -236,10 +237,7 @@ def _character(
             legal = np.flatnonzero(layout.hold_legal[f, d])
             if len(legal) == 0:
                 continue
-            if len(legal) == 1:
-                row = {int(legal[0]): 1.0}
-            else:
-                row = announce(layout, d, f, values)
+            row = {int(legal[0]): 1.0} if len(legal) == 1 else announce(layout, d, f, values)
             for a, p in row.items():
                 table.hold[:, f, d, a] += p
     for p in range(FLOORS):
@@ -424,8 +422,13 @@ def engine_action(layout: MiaLayout, code: int, answering: bool) -> Any:
     if code < VALUES_N:
         value = layout.value(code)
         return Pass(value) if answering else Announce(value)
-    return {CHALLENGE: Challenge(), ROLL: Roll(), GIVE_UP: GiveUp(), BEAT: BeatMia(),
-            CHEERS: Cheers()}[code]
+    return {
+        CHALLENGE: Challenge(),
+        ROLL: Roll(),
+        GIVE_UP: GiveUp(),
+        BEAT: BeatMia(),
+        CHEERS: Cheers(),
+    }[code]
 
 
 def queried_table(name: str, rules: MiaRules, choose: Chooser) -> MiaTable:
@@ -575,4 +578,5 @@ def situation_of(state: Any) -> tuple[str, tuple[int, ...]]:
 def row_of(table: MiaTable, state: Any) -> FloatArray:
     """The table's distribution over action codes in an engine state."""
     kind, index = situation_of(state)
-    return table.hold[index] if kind == "hold" else table.answer[index]
+    row: FloatArray = table.hold[index] if kind == "hold" else table.answer[index]
+    return row

@@ -291,9 +291,8 @@ class LiarsDiceState(TableState, frozen=True):
         moves = self.moves + 1
         for seat in range(roller + 1, self.players):
             if self.dice[seat]:
-                return _step(
-                    Step, (msgspec.structs.replace(self, hands=hands, turn=seat, moves=moves), events)
-                )
+                state = msgspec.structs.replace(self, hands=hands, turn=seat, moves=moves)
+                return _step(Step, (state, events))
         state = msgspec.structs.replace(
             self, hands=hands, phase="bid", turn=self.starter, moves=moves
         )
