@@ -21,9 +21,7 @@ RULE_SETS = [*MIA_PRESETS, *LD_PRESETS, "mia(joker32=on,beat_mia=on,mia_end=rece
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_pettingzoo_api_test_passes(rules: str) -> None:
-    pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test
-
+    api_test = pytest.importorskip("pettingzoo.test").api_test
     from bluffdice.rl.pettingzoo_env import env
 
     for players in (2, 3):
@@ -88,9 +86,8 @@ def test_openspiel_adapter_plays_pyspiels_liars_dice() -> None:
     """1 die with 3 faces, sixes... threes wild, reset-face: the adapter's game and
     pyspiel's liars_dice give the same value to the same (uniform) play, exactly."""
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms import expected_game_score
-
+    policy = pytest.importorskip("open_spiel.python.policy")
+    expected_game_score = pytest.importorskip("open_spiel.python.algorithms.expected_game_score")
     from bluffdice.rl.openspiel_game import load
 
     ours = load("openspiel(faces=3)", 2, first=-1)
@@ -115,8 +112,9 @@ def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> Non
     the two NashConvs. The whole round is far too big for Python CFR (every roll branches
     21 ways, for up to 20 announcements); docs/research.md shows it on this end of it."""
     pytest.importorskip("pyspiel")
-    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
-
+    cfr = pytest.importorskip("open_spiel.python.algorithms.cfr")
+    expected_game_score = pytest.importorskip("open_spiel.python.algorithms.expected_game_score")
+    exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
     from bluffdice.rl.openspiel_game import load
     from bluffdice.solve import Solver, mia
 

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from bluffdice.cli import odds, play, replay, rules, simulate, solve, tournament  # noqa: F401  (commands)
+from bluffdice.cli import (  # noqa: F401  (commands)
+    docs,
+    odds,
+    play,
+    replay,
+    rules,
+    schema,
+    simulate,
+    solve,
+    tournament,
+)
 from bluffdice.cli.app import app, say_error
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 
 def main() -> None:

@@ -6,13 +6,15 @@ import json
 import secrets
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
+
+if TYPE_CHECKING:  # numpy and the simulator load when the command runs
+    from rich.table import Table
 
 SIMULATE_HELP = (
     "Play every pair of bots against each other, many games, fast.\n\n"
@@ -27,7 +29,7 @@ SIMULATE_HELP = (
 )
 
 
-@app.command(help=SIMULATE_HELP)
+@app.command(help=SIMULATE_HELP, short_help="Heads-up matches between bots, vectorised.")
 def simulate(
     rules: Annotated[
         str,
@@ -127,6 +129,7 @@ def _with_progress(
 
 
 def _standings_table(report: Any) -> Table:
+    from rich.table import Table
     left = "dice left"
     if report.game == "mia":
         from bluffdice.games.registry import parse_rules
@@ -162,6 +165,7 @@ def _standings_table(report: Any) -> Table:
 
 
 def _matrix_table(report: Any) -> Table:
+    from rich.table import Table
     table = Table(title="heads-up: the row's win rate against the column")
     table.add_column("")
     for b in report.bots:
