@@ -182,3 +182,63 @@ def test_same_seed_same_games() -> None:
     a, b = sim.run(500, seed=9), sim.run(500, seed=9)
     assert (a.winners == b.winners).all() and (a.rounds == b.rounds).all()
     assert (a.lives == b.lives).all()
+
+
+FIXED_DICE = [
+    ("maexchen", ("honest", "odds")),
+    ("classic", ("honest", "honest")),
+    ("meyer", ("honest", "honest")),
+    ("mia(pass=off,beat_mia=on,halbmeier=on,mia_end=receiver)", ("odds", "honest")),
+    ("mia(lives=2,relaxed_raise=on,mia_doubled=on)", ("honest", "honest", "honest")),
+]
+
+
+@pytest.mark.parametrize(("text", "names"), FIXED_DICE)
+def test_fixed_dice_give_the_same_moves_in_the_simulator_and_the_engine(
+    text: str, names: tuple[str, ...]
+) -> None:
+    """Deterministic bots, the same sequence of dice: the simulator's game 0 makes the
+    engine game's moves, one for one (the opening roll and looks are folded into the
+    simulator's hold decision, so they are left out of the engine's list)."""
+    from bluffdice.games.base import CHANCE
+    from bluffdice.games.mia import Dice, Look, Roll, new_game
+    from bluffdice.sim.mia_tables import engine_action
+
+    rules = parse_rules(text)
+    layout = layout_of(rules)
+    for seed in range(8):
+        rolls = [random.Random(seed * 31 + k).choice(layout.sides.tolist()) for k in range(400)]
+        feed = iter(rolls)
+        trace: list[tuple[int, int, bool]] = []
+        sim = MiaSim(rules, [table_for(n, rules) for n in names])
+        batch = sim.run(
+            1,
+            seed=0,
+            first=0,
+            dice_source=lambda size, feed=feed: np.array(
+                [next(feed) for _ in range(size)], np.int32
+            ),
+            trace=trace,
+        )
+        moves = [(p, engine_action(layout, code, answering)) for p, code, answering in trace]
+        # the engine, the real bots, the same dice in the same order
+        bots = engine_bots(names, "mia", seed)
+        state = new_game(rules, len(names))
+        state = state.apply(state.chance_outcomes()[0][0]).state
+        dice = iter(rolls)
+        played = []
+        while not state.is_terminal:
+            p = state.current_player
+            if p == CHANCE:
+                state = state.apply(Dice(layout.value(next(dice)))).state
+                continue
+            action = bots[p].act(state.view(p))
+            opening = isinstance(action, Roll) and state.phase == "open"
+            if not (isinstance(action, Look) or opening):
+                played.append((p, action))
+            state = state.apply(action).state
+        assert [(p, str(a)) for p, a in moves] == [(p, str(a)) for p, a in played]
+        assert batch.rounds[0] == state.round
+        assert bool(batch.winners[0].any()) and set(np.flatnonzero(batch.winners[0])) == set(
+            state.result.winners
+        )

@@ -48,6 +48,9 @@ HOLD, ANSWER, OVER = 0, 1, 2
 Progress = Callable[[int], None]
 """Called with the number of games that finished since the last call."""
 
+DiceSource = Callable[[int], npt.NDArray[np.int32]]
+"""Rolls for `size` games at once, as value codes (for replaying fixed dice)."""
+
 
 @dataclass
 class MiaBatch:
@@ -101,8 +104,14 @@ class MiaSim:
         first: int | None = None,
         progress: Progress | None = None,
         max_steps: int = 1_000_000,
+        dice_source: DiceSource | None = None,
+        trace: list[tuple[int, int, bool]] | None = None,
     ) -> MiaBatch:
-        """Play `games` games; `first` fixes the opening seat (else chance picks it)."""
+        """Play `games` games; `first` fixes the opening seat (else chance picks it).
+
+        For the cross-checks: `dice_source(size)` replaces the random rolls (value codes,
+        in the order the rolls happen), and `trace` collects (player, action code,
+        answering) of every decision of game 0."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         rules, P, lay = self.rules, self.players, self.layout
         i32 = np.int32
@@ -123,7 +132,8 @@ class MiaSim:
         turn = starter.copy()
         opener = starter.copy()
         roller = starter.copy()
-        dice = self._roll(rng, n)
+        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
+        dice = roll(rng, n)
         ann = np.full(n, -1, dtype=i32)
         prev = np.full(n, -1, dtype=i32)
         announcer = np.full(n, -1, dtype=i32)
@@ -167,6 +177,8 @@ class MiaSim:
             act = np.where(u - j < prob[flat], j, alias[flat])
             if over_count:  # finished games wait for the next compaction, doing nothing
                 act[phase == OVER] = WIDTH
+            if trace is not None and gid[0] == 0 and phase[0] != OVER:
+                trace.append((int(turn[0]), int(act[0]), bool(phase[0] == ANSWER)))
 
             ending: list[tuple[Any, Any, Any, Any, Any]] = []
             """Rounds that ended: (games, loser or -2 for all but the announcer, involves
@@ -223,7 +235,7 @@ class MiaSim:
             r = np.flatnonzero(act == ROLL)
             if r.size:
                 phase[r] = HOLD
-                dice[r] = self._roll(rng, r.size)
+                dice[r] = roll(rng, r.size)
 
             rare = np.flatnonzero((act > ROLL) & (act < WIDTH))
             if rare.size:
@@ -236,7 +248,7 @@ class MiaSim:
                     if code == GIVE_UP:
                         who = me
                     elif code == BEAT:
-                        hit = self._roll(rng, g.size) == mia
+                        hit = roll(rng, g.size) == mia
                         who = np.where(hit, announcer[g], me)
                     else:  # cheers: no loser; the one who showed it starts again
                         none = np.zeros(g.size, dtype=bool)
@@ -268,7 +280,7 @@ class MiaSim:
                 opener[go_on] = s
                 roller[go_on] = s
                 phase[go_on] = HOLD
-                dice[go_on] = self._roll(rng, go_on.size)
+                dice[go_on] = roll(rng, go_on.size)
                 ann[go_on] = -1
                 prev[go_on] = -1
                 announcer[go_on] = -1
