@@ -11,6 +11,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     replay,
     rules,
     schema,
+    simulate,
     solve,
     tournament,
     verify,
