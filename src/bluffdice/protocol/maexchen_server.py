@@ -446,9 +446,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             points = {seats[s]: outcome.score[s] for s in range(n)}
             penalties = [e for entry in table.log for e in entry.events if isinstance(e, Penalty)]
             reason = proto.ENGINE_REASONS[penalties[0].reason]
-            losers = tuple(
-                sorted((seats[p.player] for p in penalties), key=order.index)
-            )
+            losers = tuple(sorted((seats[p.player] for p in penalties), key=order.index))
             self._broadcast(proto.lost_line(losers, reason))
         for name, gained in points.items():
             self.scores[name] = self.scores.get(name, 0) + gained
