@@ -121,9 +121,7 @@ def serve(
     asyncio.run(main())
 
 
-async def start_round(
-    server: MaexchenServer, *players: Client
-) -> asyncio.Task[Any]:
+async def start_round(server: MaexchenServer, *players: Client) -> asyncio.Task[Any]:
     """Play one round in the background; every player joins, in the order given."""
     task = asyncio.create_task(server.play_round())
     for p in players:

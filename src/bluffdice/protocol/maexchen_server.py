@@ -17,10 +17,12 @@ timeouts (the engine would make a default move). See docs/maexchen.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import random
 import secrets
+import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -64,6 +66,12 @@ class Options:
     """Stop after this many rounds have been played (None: until stopped)."""
     idle_pause: float = 0.05
     """Pause after a round nobody joined, so an idle server does not spin."""
+    idle_after: int = 5
+    """A player who let this many invitations in a row pass is invited only every
+    `idle_retry`-th round from then on (until it joins again), so a bot that hangs, or
+    names registered only to stall the contest, cannot make every round wait out the
+    join window. 0: always invite everybody, as the classic servers do."""
+    idle_retry: int = 10
 
 
 @dataclass
@@ -180,6 +188,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         )
         self._question: _Question | None = None
         self._invites: dict[str, str] = {}
+        self._invitations = 0
+        self._missed: dict[str, int] = {}
         self._joined: list[str] = []
         self._all_joined: asyncio.Future[proto.Answer | None] | None = None
         self._player_arrived: asyncio.Event | None = None
@@ -195,6 +205,10 @@ class MaexchenServer(asyncio.DatagramProtocol):
             lambda: self, local_addr=(self.options.host, self.options.port)
         )
         self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # room for bursts; the kernel caps it at its maximum
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
         address: Address = transport.get_extra_info("sockname")[:2]
         return address
 
@@ -291,6 +305,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if previous is not None and previous.name != name:
             self._drop(previous)
         if existing is not None:
+            self._missed.pop(name, None)
             self._by_address.pop(existing.address, None)
             existing.address = address
             self._by_address[address] = existing
@@ -318,6 +333,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._send(b"UNREGISTERED", address)
 
     def _drop(self, client: Client) -> None:
+        self._missed.pop(client.name, None)
         self.clients.pop(client.name, None)
         self._by_address.pop(client.address, None)
 
@@ -377,7 +393,16 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     async def play_round(self) -> PlayedRound | None:
         """One round: invitations, then play; None if it was canceled."""
-        players = [c.name for c in self.clients.values() if not c.spectator]
+        self._invitations += 1
+        retry = self._invitations % max(1, self.options.idle_retry) == 0
+        idle = self.options.idle_after
+        players = [
+            c.name
+            for c in self.clients.values()
+            if not c.spectator and (retry or not idle or self._missed.get(c.name, 0) < idle)
+        ]
+        if not players and not retry and any(not c.spectator for c in self.clients.values()):
+            return None  # everybody is idle: straight on to the next retry round
         if not players:
             assert self._player_arrived is not None, "start() the server first"
             self._player_arrived.clear()
@@ -419,6 +444,10 @@ class MaexchenServer(asyncio.DatagramProtocol):
         finally:
             timer.cancel()
             self._all_joined = None
+        for name in self._invites.values():
+            self._missed[name] = self._missed.get(name, 0) + 1
+        for name in self._joined:
+            self._missed.pop(name, None)
         self._invites = {}
         joined = [name for name in self._joined if name in self.clients]
         self._joined = []
