@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bluffdice.games.base import CHANCE
 from bluffdice.games.mia import Announce, Challenge, MiaRules, Roll
 from bluffdice.games.mia.actions import Announced, Challenged, Looked, Penalty, Revealed, Rolled
 from bluffdice.games.mia.rules import PRESETS
@@ -366,8 +367,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
     def _broadcast(self, line: str) -> None:
         """To every registered client, spectators included."""
         data = line.encode("utf-8")
-        for client in list(self.clients.values()):
-            self._send(data, client.address)
+        for address in list(self._by_address):
+            self._send(data, address)
 
     def _token(self) -> str:
         return secrets.token_hex(8)
@@ -543,6 +544,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
                     line = _line(event, names)
                     if line is not None:
                         self._broadcast(line)
+            if entry.actor != CHANCE:
+                continue  # only a roll shows the roller something private
             mine = table.update_for(entry, seat)
             if mine is not None:
                 for event in mine.events:
