@@ -74,15 +74,26 @@ def main() -> None:
     server = (args.host, args.port)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     register = f"REGISTER;{args.name}" + (f";{args.secret}" if args.secret else "")
-    sock.sendto(register.encode(), server)
+    sock.settimeout(1.0)
+    for _ in range(60):  # UDP may lose the first try, or the server is not up yet
+        sock.sendto(register.encode(), server)
+        try:
+            data, sender = sock.recvfrom(1024)
+        except OSError:
+            continue
+        if sender == server:
+            break
+    else:
+        raise SystemExit(f"no answer from {args.host}:{args.port}")
+    if data.startswith(b"REJECTED"):
+        raise SystemExit(f"the server said {data.decode('utf-8', 'replace')}")
+    sock.settimeout(None)
     strategy = Strategy()
     while True:
         data, sender = sock.recvfrom(1024)
         if sender != server:
             continue
         line = data.decode("utf-8", "replace")
-        if line.startswith("REJECTED"):
-            raise SystemExit(f"the server said {line}")
         answer = strategy.reply(line)
         if answer is not None:
             sock.sendto(answer.encode(), server)

@@ -110,6 +110,10 @@ def maexchen(
     """Run the contest server (see MAEXCHEN_HELP)."""
     if ctx.invoked_subcommand is not None:
         return
+    # Ctrl-C from here on stops the contest cleanly, even while the bots still load
+    # (some libraries swallow KeyboardInterrupt while they are imported).
+    interrupted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
     from bluffdice.protocol.maexchen_server import Options
 
     parsed = rules_option(rules, "mia")
@@ -150,10 +154,18 @@ def maexchen(
         burst=max(rate / 10, 50.0),
         rounds=rounds,
     )
+    if interrupted:
+        signal.signal(signal.SIGINT, previous)
+        raise fail("interrupted before the contest started", 130)
     database = open_store(db) if store else None
-    summary = asyncio.run(
-        _serve(options, parsed, seed, specs, database, duration, live and not as_json)
-    )
+    try:
+        summary = asyncio.run(
+            _serve(
+                options, parsed, seed, specs, database, duration, live and not as_json, interrupted
+            )
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if database is not None:
         database.close()
     if plot is not None:
@@ -172,6 +184,7 @@ async def _serve(
     database: Any,
     duration: float | None,
     live: bool,
+    interrupted: list[int],
 ) -> dict[str, Any]:
     from rich.live import Live
 
@@ -211,6 +224,8 @@ async def _serve(
         + ". Ctrl-C stops it.",
         highlight=False,
     )
+    if interrupted:
+        server.stop()
     house = []
     try:
         house = await start_house_bots(specs, address, shuffle, rules=rules)
@@ -270,23 +285,25 @@ async def _serve(
 
 def _scoreboard(lines: list[dict[str, Any]], summary: dict[str, Any]) -> RichTable:
     title = f"Mäxchen contest {summary.get('contest') or ''}".strip()
+    speed = summary.get("rounds_per_second")
     caption = (
-        f"{summary['rounds']} rounds, {summary['rounds_per_second']} rounds/s, "
-        f"udp {summary['address']}"
+        f"{summary['rounds']} rounds"
+        + (f", {speed} rounds/s, udp {summary['address']}" if speed is not None else "")
+        + "; lost %: rounds lost, Wilson interval; mu: openskill rating (each round: "
+        "losers last), mu ± 1.96 sigma"
     )
     table = RichTable(title=title, caption=caption)
-    for column in ("#", "player", "score", "rounds", "lost", "loss rate (95 %)", "rating (95 %)"):
+    for column in ("player", "score", "rounds", "lost %", "95 % CI", "mu", "95 %"):
         table.add_column(column, justify="left" if column == "player" else "right")
-    for place, line in enumerate(lines, start=1):
+    for line in lines:
         table.add_row(
-            str(place),
             line["name"],
             str(line["score"]),
             str(line["rounds"]),
-            str(line["lost"]),
-            f"{100 * line['loss_rate']:.1f} % "
-            f"({100 * line['loss_low']:.1f}-{100 * line['loss_high']:.1f})",
-            f"{line['mu']:.1f} ({line['low']:.1f}-{line['high']:.1f})",
+            f"{100 * line['loss_rate']:.1f}",
+            f"{100 * line['loss_low']:.1f}-{100 * line['loss_high']:.1f}",
+            f"{line['mu']:.1f}",
+            f"{line['low']:.1f}-{line['high']:.1f}",
         )
     return table
 
@@ -355,5 +372,4 @@ def standings(
     if as_json:
         out.print_json(json.dumps(summary))
         return
-    board = _scoreboard(lines, {**summary, "rounds_per_second": "-", "address": db})
-    out.print(board)
+    out.print(_scoreboard(lines, summary))
