@@ -113,6 +113,9 @@ async def _fuzz(count: int, flood: int) -> dict[str, Any]:
     report = await fuzz(address, count, bots, random.Random(7), flood=flood)
     elapsed = time.perf_counter() - started
     during = len(rounds) - before
+    reasons: dict[str, int] = {}
+    for r in rounds[before:]:
+        reasons[r.reason] = reasons.get(r.reason, 0) + 1
     await asyncio.sleep(0.5)
     alive = not running.done()
     server.stop()
@@ -130,6 +133,7 @@ async def _fuzz(count: int, flood: int) -> dict[str, Any]:
         "stats": server.stats,
         "seconds": elapsed,
         "rounds during": during,
+        "reasons during": reasons,
         "rounds checked": len(rounds),
         "server alive": alive,
         "names taken": taken,
@@ -181,6 +185,10 @@ def main() -> None:
             f"  rounds played during the fuzz {result['rounds during']}, rounds checked "
             f"{result['rounds checked']}; server alive: {result['server alive']}; names "
             f"taken over: {result['names taken'] or 'none'}"
+        )
+        print(
+            "  how those rounds were lost: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(result["reasons during"].items())) or "-")
         )
         problems = result["problems"]
         print(f"  problems (corrupted rounds, wrong scores): {len(problems)}")
