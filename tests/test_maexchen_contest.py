@@ -166,6 +166,10 @@ def test_cli_contest_with_house_bots_stores_rounds_and_standings(tmp_path: Path)
     for line in table["standings"]:
         assert line["low"] < line["mu"] < line["high"]
         assert line["rounds"] == 40 and 0 <= line["lost"] <= 40
+    picture = tmp_path / "ratings.svg"
+    drawn = runner.invoke(app, ["maexchen", "standings", "--db", db, "--plot", str(picture)])
+    assert drawn.exit_code == 0 and "house-odds" in drawn.stdout
+    assert picture.read_text().lstrip().startswith("<?xml")
     # Every stored round replays with its dice.
     from bluffdice.store import Store
     from bluffdice.store.maexchen import ContestStore
