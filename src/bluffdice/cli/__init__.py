@@ -5,16 +5,18 @@ from __future__ import annotations
 import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
+    docs,
     maexchen,
     odds,
     play,
     replay,
     rules,
+    schema,
     solve,
     tournament,
 )
 from bluffdice.cli.app import app, say_error
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 
 def main() -> None:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import dataclasses
 import json
 import signal
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
-from rich.table import Table as RichTable
 
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
-from bluffdice.store import DEFAULT_DB
+
+if TYPE_CHECKING:  # the server, Rich tables and the store load when a command runs
+    from rich.table import Table as RichTable
 
 MAEXCHEN_HELP = (
     "Host a Mäxchen (Mia) bot contest: the UDP text protocol the coding-dojo bots speak "
@@ -31,10 +27,17 @@ MAEXCHEN_HELP = (
 
 maexchen_app = typer.Typer(
     help=MAEXCHEN_HELP,
+    short_help="Host a Mäxchen bot contest over UDP (the coding-dojo protocol).",
     no_args_is_help=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(maexchen_app, name="maexchen")
+
+DB_HELP = (
+    "SQLite file or SQLAlchemy URL for the rounds; default: $BLUFFDICE_DB, else "
+    "bluffdice.db in your data folder."
+)
 
 REQUIRED = {"blind": False, "pass_allowed": False, "mia_end": "instant", "mode": "score"}
 """What the protocol fixes: every roll is seen, no pass, Mia shown at once, scored."""
@@ -92,9 +95,7 @@ def maexchen(
     rate: Annotated[
         float, typer.Option(help="Datagrams per second one address may send.")
     ] = 5000.0,
-    db: Annotated[str, typer.Option(help="SQLite file or SQLAlchemy URL for the rounds.")] = (
-        DEFAULT_DB
-    ),
+    db: Annotated[str | None, typer.Option(help=DB_HELP, show_default=False)] = None,
     store: Annotated[bool, typer.Option("--store/--no-store", help="Store every round.")] = True,
     live: Annotated[
         bool, typer.Option("--live/--no-live", help="Show the live scoreboard (on stderr).")
@@ -114,6 +115,8 @@ def maexchen(
     # (some libraries swallow KeyboardInterrupt while they are imported).
     interrupted: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
+    import asyncio
+
     from bluffdice.protocol.maexchen_server import Options
 
     parsed = rules_option(rules, "mia")
@@ -136,7 +139,7 @@ def maexchen(
     specs = [s.strip() for s in house_bots.split(",") if s.strip()] if house_bots else []
     if specs:
         from bluffdice.bots.base import load_bot
-        from bluffdice.games.base import BluffdiceError
+        from bluffdice.errors import BluffdiceError
 
         for spec in specs:
             try:
@@ -186,6 +189,12 @@ async def _serve(
     live: bool,
     interrupted: list[int],
 ) -> dict[str, Any]:
+    import asyncio
+    import contextlib
+    import dataclasses
+    import time
+
+    import msgspec
     from rich.live import Live
 
     from bluffdice.games.registry import rules_string
@@ -220,7 +229,7 @@ async def _serve(
             loop.add_signal_handler(sig, server.stop)
     err.print(
         f"Mäxchen server on udp {address[0]}:{address[1]}"
-        + (f", contest {contest} in {database.url}" if contest else "")
+        + (f", contest {contest} in {database.location}" if contest else "")
         + ". Ctrl-C stops it.",
         highlight=False,
     )
@@ -284,6 +293,8 @@ async def _serve(
 
 
 def _scoreboard(lines: list[dict[str, Any]], summary: dict[str, Any]) -> RichTable:
+    from rich.table import Table as RichTable
+
     title = f"Mäxchen contest {summary.get('contest') or ''}".strip()
     speed = summary.get("rounds_per_second")
     caption = (
@@ -327,12 +338,17 @@ def _plot(lines: list[dict[str, Any]], path: Path, title: str) -> None:
     write_plot(fig, path)
 
 
-@maexchen_app.command(help="The standings of a stored contest (default: the latest).")
+@maexchen_app.command(
+    help="The standings of a stored contest (default: the latest): scores, rounds lost with a "
+    "95 % Wilson interval, and openskill ratings with 95 % intervals, recomputed from the "
+    "stored rounds, during the contest or long after.",
+    short_help="The standings of a stored contest.",
+)
 def standings(
     contest: Annotated[
         int | None, typer.Option(help="Contest number (default: the latest).")
     ] = None,
-    db: Annotated[str, typer.Option(help="SQLite file or SQLAlchemy URL.")] = DEFAULT_DB,
+    db: Annotated[str | None, typer.Option(help=DB_HELP, show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
     plot: Annotated[
         Path | None,
@@ -340,7 +356,9 @@ def standings(
     ] = None,
 ) -> None:
     """Scores, losses and ratings recomputed from the stored rounds."""
-    from bluffdice.games.base import BluffdiceError
+    import msgspec
+
+    from bluffdice.errors import BluffdiceError
     from bluffdice.protocol.maexchen_standings import ContestStandings
     from bluffdice.store.maexchen import ContestStore
 
@@ -350,7 +368,7 @@ def standings(
         contests = ContestStore(database)
         number = contest if contest is not None else contests.latest()
         if number is None:
-            raise fail(f"no Mäxchen contest in {database.url}")
+            raise fail(f"no Mäxchen contest in {database.location}")
         try:
             played = contests.rounds(number)
         except BluffdiceError as exc:

@@ -19,10 +19,12 @@ from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, func, insert
 from sqlalchemy import select as select_rows
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from bluffdice import __version__
 from bluffdice.games.record import Record
-from bluffdice.store.store import Store, StoreError
+from bluffdice.store.errors import StoreError
+from bluffdice.store.store import Store
 
 
 class ContestBase(DeclarativeBase):
@@ -36,6 +38,7 @@ class ContestRow(ContestBase):
     created: Mapped[datetime] = mapped_column(DateTime)
     rules: Mapped[str] = mapped_column(Text)
     """The rules of one round (the engine's rule string)."""
+    bluffdice_version: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[str | None] = mapped_column(String(40), nullable=True)
     rounds: Mapped[int] = mapped_column(Integer, default=0)
@@ -87,13 +90,15 @@ class ContestStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        ContestBase.metadata.create_all(store.engine)
+        with store._session("create the contest tables of"):
+            ContestBase.metadata.create_all(store.engine)
 
     def start(self, rules: str, options: dict[str, Any], seed: int | None) -> int:
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             row = ContestRow(
                 created=datetime.now(UTC).replace(tzinfo=None),
                 rules=rules,
+                bluffdice_version=__version__,
                 options=options,
                 seed=None if seed is None else str(seed),
                 rounds=0,
@@ -120,7 +125,7 @@ class ContestStore:
         ]
         if not rows:
             return 0
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             session.execute(insert(RoundRow), rows)
             contest = session.get(ContestRow, contest_id)
             if contest is not None:
@@ -129,7 +134,7 @@ class ContestStore:
         return len(rows)
 
     def finish(self, contest_id: int, summary: dict[str, Any]) -> None:
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             contest = session.get(ContestRow, contest_id)
             if contest is None:
                 raise StoreError(f"no contest {contest_id}")
@@ -137,7 +142,7 @@ class ContestStore:
             session.commit()
 
     def contests(self) -> list[StoredContest]:
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             rows = session.scalars(select_rows(ContestRow).order_by(ContestRow.id))
             return [
                 StoredContest(
@@ -153,15 +158,15 @@ class ContestStore:
             ]
 
     def latest(self) -> int | None:
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             return session.scalar(select_rows(func.max(ContestRow.id)))
 
     def rounds(self, contest_id: int) -> list[StoredRound]:
         """Every round of a contest, in the order played."""
-        with Session(self.store.engine) as session:
+        with self.store._session("use") as session:
             contest = session.get(ContestRow, contest_id)
             if contest is None:
-                raise StoreError(f"no Mäxchen contest {contest_id} in {self.store.url}")
+                raise StoreError(f"no Mäxchen contest {contest_id} in {self.store.location}")
             rules = contest.rules
             query = (
                 select_rows(RoundRow)
