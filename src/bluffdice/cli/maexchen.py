@@ -15,14 +15,14 @@ if TYPE_CHECKING:  # the server, Rich tables and the store load when a command r
     from rich.table import Table as RichTable
 
 MAEXCHEN_HELP = (
-    "Host a Mäxchen (Mia) bot contest: the UDP text protocol the coding-dojo bots speak "
-    "(PROTOCOL.md part A), on port 9000 by default.\n\n"
+    "Host a Mäxchen (Mia) bot contest: the UDP text protocol the coding-dojo bots speak, "
+    "on port 9000 by default.\n\n"
     "Bots register with REGISTER;name (or REGISTER;name;secret, so that nobody else can "
     "take the name) and play round after round until you stop the server (Ctrl-C). Every "
     "round is stored; a live scoreboard shows scores and openskill ratings. --house-bots "
     "adds built-in bots as players, over UDP like everyone else.\n\n"
     "Example: bluffdice maexchen --house-bots odds,cfr,adaptive\n\n"
-    "See docs/maexchen.md for running a contest step by step."
+    "Running a contest step by step: bluffdice docs maexchen"
 )
 
 maexchen_app = typer.Typer(

@@ -176,6 +176,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.stats = Stats()
         self.clients: dict[str, Client] = {}
         self.scores: dict[str, int] = {}
+        """Everybody who has played a round, in the order they first played. The SCORE
+        line adds the registered players who have not played yet, at 0; names registered
+        and dropped without playing leave no trace (a flood of names cannot grow it)."""
         self.round_number = 0
         self.listeners: list[RoundListener] = []
         self.transport: asyncio.DatagramTransport | None = None
@@ -315,10 +318,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._by_address[address] = client
             if secret is not None:
                 self._secrets[name] = self._hash(secret)
-            if not message.spectator:
-                self.scores.setdefault(name, 0)
-                if self._player_arrived is not None:
-                    self._player_arrived.set()
+            if not message.spectator and self._player_arrived is not None:
+                self._player_arrived.set()
         self._send(b"REGISTERED", address)
 
     def _unregister(self, address: Address) -> None:
@@ -476,7 +477,12 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._broadcast(proto.lost_line(losers, reason))
         for name, gained in points.items():
             self.scores[name] = self.scores.get(name, 0) + gained
-        self._broadcast(proto.score_line(self.scores.items()))
+        waiting = [
+            (c.name, 0)
+            for c in self.clients.values()
+            if not c.spectator and c.name not in self.scores
+        ]
+        self._broadcast(proto.score_line([*self.scores.items(), *waiting]))
         return PlayedRound(
             number=self.round_number,
             order=order,
