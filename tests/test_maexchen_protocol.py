@@ -345,6 +345,23 @@ def test_late_answers_are_ignored() -> None:
     serve(test, timeout=0.15)
 
 
+def test_stopping_abandons_the_round_in_play_and_scores_nothing() -> None:
+    async def test(server: MaexchenServer, address: Address) -> None:
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        reported: list[object] = []
+        server.listeners.append(reported.append)
+        task = await start_round(server, alice, bob)
+        await alice.token("YOUR TURN;")
+        server.stop()
+        assert await task is None and reported == [] and server.scores == {}
+        await bob.expect("ROUND STARTED;1;alice,bob")
+        await bob.quiet(0.1)  # no PLAYER LOST, no SCORE
+        await asyncio.wait_for(server.run(), 1)  # returns at once: the server is stopped
+
+    serve(test)
+
+
 def test_early_start_and_the_full_window() -> None:
     def window(early: bool) -> float:
         seconds: list[float] = []

@@ -214,6 +214,16 @@ class HouseBot(asyncio.DatagramProtocol):
             self.transport.close()
 
 
+def warm_up(bot: Bot, name: str, rules: MiaRules | None = None) -> None:
+    """Let the bot make its first decisions before it plays: some load tables or a
+    solved policy then, which would otherwise cost the first rounds' answers."""
+    lines = LineView(name, rules)
+    lines.read(f"ROUND STARTED;0;warm-up,{name}")
+    lines.read("ANNOUNCED;warm-up;4,3")
+    bot.act(lines.view())
+    bot.act(lines.view(dice=52))
+
+
 def house_names(specs: Sequence[str]) -> list[str]:
     """Contest names for bot specs: `house-odds`, `house-odds-2`, ... (20 characters)."""
     names: list[str] = []
@@ -242,6 +252,7 @@ async def start_house_bots(
     bots: list[HouseBot] = []
     for spec, name in zip(specs, house_names(specs), strict=True):
         bot = load_bot(spec, "mia", random.Random(rng.getrandbits(64)) if rng else None)
+        warm_up(bot, name, rules)
         _, house = await loop.create_datagram_endpoint(
             lambda bot=bot, name=name: HouseBot(bot, name, target, secret, rules),  # type: ignore[misc]
             remote_addr=target,

@@ -117,6 +117,10 @@ class PlayedRound:
 RoundListener = Callable[[PlayedRound], None]
 
 
+class Stopped(Exception):
+    """The server was stopped while it waited for an answer."""
+
+
 class RateLimiter:
     """A token bucket per address, for a bounded number of addresses."""
 
@@ -213,12 +217,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
         return address
 
     def stop(self) -> None:
-        """Finish: the round loop ends after the current question."""
+        """Finish now: a round in play is abandoned (nobody loses by the stop, nothing
+        is scored or stored), and the round loop ends."""
         self._stopping = True
         if self._player_arrived is not None:
             self._player_arrived.set()
+        if self._all_joined is not None:
+            _expire(self._all_joined)
         if self._question is not None and not self._question.future.done():
-            self._question.future.set_result(None)
+            self._question.future.set_exception(Stopped())
 
     def close(self) -> None:
         self.stop()
@@ -372,9 +379,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     async def _ask(self, name: str, line: str, commands: frozenset[str]) -> proto.Answer | None:
         """Send `line;token` to a player and wait for an answer with that token, or None."""
+        if self._stopping:
+            raise Stopped()
         client = self.clients.get(name)
-        if client is None or self._stopping:
-            return None
+        if client is None:
+            return None  # it unregistered during the round: it cannot answer
         loop = asyncio.get_running_loop()
         future: asyncio.Future[proto.Answer | None] = loop.create_future()
         token = self._token()
@@ -407,6 +416,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
             await self._player_arrived.wait()
             return None
         joined = await self._invite(players)
+        if self._stopping:
+            return None
         if not joined:
             self.stats.canceled += 1
             self._broadcast("ROUND CANCELED;NO_PLAYERS")
@@ -418,7 +429,10 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._broadcast(f"ROUND STARTED;{self.round_number};{joined[0]}")
             self._broadcast("ROUND CANCELED;ONLY_ONE_PLAYER")
             return None
-        played = await self._play(joined)
+        try:
+            played = await self._play(joined)
+        except Stopped:
+            return None
         self.stats.rounds += 1
         for listener in self.listeners:
             listener(played)
