@@ -69,6 +69,13 @@ def test_a_secret_protects_a_name_from_every_other_process() -> None:
         owner.send("REGISTER;bob;s3cret")
         await owner.expect("REGISTERED")
         assert server.clients["bob"].address == owner.transport.get_extra_info("sockname")
+        # A name registered without a secret gets one when its own address asks.
+        carol = await registered(address, "carol")
+        carol.send("REGISTER;carol;pw")
+        await carol.expect("REGISTERED")
+        thief = await client(address)
+        thief.send("REGISTER;carol")
+        await thief.expect("REJECTED;NAME_ALREADY_TAKEN")
 
     serve(test)
 

@@ -301,8 +301,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
             ok = secret is not None and hmac.compare_digest(known, self._hash(secret))
         elif existing is not None:
             # The old servers' rule, kept for bots without a secret: the same host may
-            # register its name again (from a new port).
-            ok = secret is None and existing.address[0] == address[0]
+            # register its name again (from a new port). The address that holds the
+            # name may also add a secret to it.
+            ok = existing.address == address or (
+                secret is None and existing.address[0] == address[0]
+            )
         else:
             ok = True
         if not ok or (existing is not None and existing.spectator != message.spectator):
@@ -312,6 +315,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if previous is not None and previous.name != name:
             self._drop(previous)
         if existing is not None:
+            if secret is not None and known is None:
+                self._secrets[name] = self._hash(secret)
             self._missed.pop(name, None)
             self._by_address.pop(existing.address, None)
             existing.address = address
