@@ -538,13 +538,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
                 return {"player": name, "reason": proto.DID_NOT_ANNOUNCE}
             value = answer.value
             assert value is not None
-            if Announce(value) not in table.state.legal_actions():
+            last: int = table.state.announced  # type: ignore[attr-defined]
+            if last and value not in self.rules.ranking.above[last]:
                 self._broadcast(f"ANNOUNCED;{name};{proto.dice(value)}")
                 return {
                     "player": name,
                     "reason": proto.ANNOUNCED_LOSING_DICE,
                     "announced": value,
-                    "last": table.state.announced,  # type: ignore[attr-defined]
+                    "last": last,
                 }
             self._submit(table, seat, Announce(value))
         return None
