@@ -40,7 +40,9 @@ def example_strategy() -> Any:
 def test_the_example_bot_plays_a_contest_as_a_separate_program() -> None:
     async def main() -> tuple[MaexchenServer, list[PlayedRound], list[str]]:
         dice, rng = dice_source(5)
-        server = MaexchenServer(Options(host="127.0.0.1", port=0, rounds=30), dice, rng)
+        server = MaexchenServer(
+            Options(host="127.0.0.1", port=0, rounds=30, timeout=1.0), dice, rng
+        )
         rounds: list[PlayedRound] = []
         server.listeners.append(rounds.append)
         host, port = await server.start()

@@ -390,6 +390,48 @@ def test_early_start_and_the_full_window() -> None:
     assert window(early=False) >= 0.4
 
 
+def test_each_round_may_roll_fair_dice_that_verify_afterwards() -> None:
+    from bluffdice.protocol.maexchen_server import Options
+    from bluffdice.table.fair import FairDice, verify
+    from tests.maexchen_support import NoShuffle
+
+    async def main() -> None:
+        committed: dict[int, str] = {}
+
+        def fair(number: int) -> FairDice:
+            dice = FairDice()
+            committed[number] = dice.commitment  # published before the round's first roll
+            return dice
+
+        server = MaexchenServer(
+            Options(host="127.0.0.1", port=0, timeout=1.0), shuffle=NoShuffle(), round_dice=fair
+        )
+        address = await server.start()
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        task = await start_round(server, alice, bob)
+        started = await alice.recv()  # the fair dice drew who starts
+        first, second = (alice, bob) if started == "ROUND STARTED;1;alice,bob" else (bob, alice)
+        first.send(f"ROLL;{await first.token('YOUR TURN;')}")
+        rolled = await first.recv()
+        while not rolled.startswith("ROLLED;"):
+            rolled = await first.recv()
+        dice, token = rolled.split(";")[1:]
+        first.send(f"ANNOUNCE;{dice};{token}")  # the truth
+        if dice != "2,1":  # a true Mia ends the round at once; else the other looks
+            second.send(f"SEE;{await second.token('YOUR TURN;')}")
+        played = await task
+        server.close()
+        loser = "bob" if second is bob else "alice"
+        assert played is not None and played.losers == (loser,)
+        record = played.dice.fair_record(played.record)
+        assert record.commitment == committed[1]
+        verdict = verify(record)
+        assert verdict.problem is None and verdict.finished
+
+    asyncio.run(main())
+
+
 def test_size_and_rate_limits() -> None:
     limiter = RateLimiter(rate=10.0, burst=5.0, size=2)
     a, b, c = ("127.0.0.1", 1), ("127.0.0.1", 2), ("127.0.0.1", 3)

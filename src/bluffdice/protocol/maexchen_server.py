@@ -112,6 +112,8 @@ class PlayedRound:
     """What the round gave each participant: +1 for joining, -1 for losing."""
     scores: dict[str, int]
     """Everybody's total after the round, as in the SCORE line."""
+    dice: Any = None
+    """The dice source the round used (with `round_dice`, that round's own)."""
 
 
 RoundListener = Callable[[PlayedRound], None]
@@ -172,9 +174,13 @@ class MaexchenServer(asyncio.DatagramProtocol):
         dice: DiceSource | None = None,
         shuffle: random.Random | None = None,
         rules: MiaRules | None = None,
+        round_dice: Callable[[int], DiceSource] | None = None,
     ) -> None:
         self.options = options or Options()
         self.dice: DiceSource = dice if dice is not None else system()
+        self.round_dice = round_dice
+        """A fresh dice source for each round (given the round number), e.g. fair dice
+        committed to before the round and revealed after it; else `dice` for all."""
         self.shuffle: random.Random = shuffle if shuffle is not None else secrets.SystemRandom()
         self.rules = round_rules(rules)
         self.stats = Stats()
@@ -473,7 +479,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
     async def _play(self, joined: list[str]) -> PlayedRound:
         seats = list(joined)
         self.shuffle.shuffle(seats)
-        table = Table(self.rules, len(seats), dice=self.dice, names=seats)
+        dice = self.round_dice(self.round_number) if self.round_dice else self.dice
+        table = Table(self.rules, len(seats), dice=dice, names=seats)
         n = len(seats)
         state: Any = table.state
         starter: int = state.turn  # drawn by the table's dice source
@@ -512,6 +519,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             ruling=ruling,
             points=points,
             scores=dict(self.scores),
+            dice=dice,
         )
 
     async def _turns(self, table: Table) -> dict[str, Any] | None:
