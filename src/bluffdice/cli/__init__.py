@@ -6,6 +6,7 @@ import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
     docs,
+    maexchen,
     odds,
     play,
     replay,
