@@ -129,7 +129,8 @@ class LiarsDicePresenter(DicePresenter):
     def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
         if isinstance(event, RoundStarted):
             who = self.says(event.starter, names, viewer, "open", "opens")
-            line = f"\n[bold]── Round {event.round}[/] · {sum(event.dice)} dice in play · {who}."
+            dice = plural(sum(event.dice), "die", "dice")
+            line = f"\n[bold]── Round {event.round}[/] · {dice} in play · {who}."
             if event.palifico:
                 line += (
                     "\n[bold yellow]Palifico![/] Nothing is wild this round and the opening "
@@ -197,7 +198,8 @@ class LiarsDicePresenter(DicePresenter):
         v: LiarsDiceView = view
         extra = " · [bold yellow]palifico[/]" if v.palifico else ""
         header = (
-            f"[bold]Round {v.round}[/] · {v.total} dice in play · {self.wild_text(v.wild)}"
+            f"[bold]Round {v.round}[/] · {plural(v.total, 'die', 'dice')} in play · "
+            f"{self.wild_text(v.wild)}"
             f"{extra} · [dim]{escape(v.rules)}[/]"
         )
         grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
