@@ -214,6 +214,8 @@ def parse_action(text: str) -> CommonHandAction | CommonHandOutcome:
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 
+
+
 class Rolled(Event, frozen=True, tag="common-hand.rolled"):
     """A player rolled `count` dice under the cup (a fresh hand, or a reroll)."""
 
@@ -251,3 +253,4 @@ class LifeLost(Event, frozen=True, tag="common-hand.life_lost"):
     player: int
     lives: int
     reason: str
+

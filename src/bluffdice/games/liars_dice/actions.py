@@ -226,3 +226,4 @@ class DiceChanged(Event, frozen=True, tag="liars-dice.dice_changed"):
     change: int
     dice: int
     reason: str
+
