@@ -190,6 +190,15 @@ class GameState(Protocol):
         """The move a table makes for a player whose time ran out."""
         ...
 
+    def physical_roll(self) -> tuple[int, int]:
+        """The real dice behind this chance node, (dice, faces): fair dice sources roll
+        them one by one (a seat draw among n players is one die of n faces)."""
+        ...
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> Any:
+        """The chance outcome that these dice, as rolled, make."""
+        ...
+
 
 def is_whole(number: object) -> bool:
     """An integer, but neither a bool nor a float: a chance outcome or action must read
