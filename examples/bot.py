@@ -26,7 +26,8 @@ def mia_move(view, legal):
     values = [a["value"] for a in legal if a["type"] == "mia.announce"]
     if values:
         # The truth when it is allowed, else the smallest lie the rules let us tell.
-        return {"type": "mia.announce", "value": view["my_dice"] if view["my_dice"] in values else values[0]}
+        value = view["my_dice"] if view["my_dice"] in values else values[0]
+        return {"type": "mia.announce", "value": value}
     claim = view["announced"]
     if claim == 21 and "mia.give-up" in kinds:
         return kinds["mia.give-up"]  # looking at a true Mia costs more than a life

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import sys
+import traceback
+from pathlib import Path
 from typing import IO
 
 import msgspec
@@ -55,6 +57,8 @@ def _classes(spec: str) -> dict[str, type[Bot]]:
 def serve(spec: str, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     classes = _classes(spec)
     name = next(iter(classes.values())).name
+    if name == Bot.name:  # a class without a name of its own: call it after its file
+        name = Path(spec.partition(":")[0]).stem
     stdout.write(encode(Hello(name=name, games=tuple(classes))) + b"\n")
     stdout.flush()
     bot: Bot | None = None
@@ -84,7 +88,14 @@ def main() -> None:
         raise SystemExit("usage: python -m bluffdice.protocol.host BOT_FILE[:Class]")
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything the bot prints must not reach the protocol
-    raise SystemExit(serve(sys.argv[1], sys.stdin.buffer, protocol_out))
+    try:
+        code = serve(sys.argv[1], sys.stdin.buffer, protocol_out)
+    except Exception as exc:  # the bot's own error: one line for the table to quote
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        print(f"{type(exc).__name__}: {exc}{where}", file=sys.stderr)
+        code = 1
+    raise SystemExit(code)
 
 
 if __name__ == "__main__":

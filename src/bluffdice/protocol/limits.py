@@ -14,16 +14,17 @@ import resource
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+
+import msgspec
 
 PR_SET_PDEATHSIG = 1
+DEFAULT_MOVE_TIME = 5.0
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(msgspec.Struct, frozen=True):
     """What one bot process may use. None leaves that bound to the OS defaults."""
 
-    move_time: float = 5.0
+    move_time: float = DEFAULT_MOVE_TIME
     """Seconds a bot has for one move (from the prompt to its answer)."""
     memory_mb: int | None = 2048
     """Address space of the bot process, in MiB (RLIMIT_AS)."""

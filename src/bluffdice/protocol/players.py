@@ -9,6 +9,7 @@ if nothing happened, and is never blamed for another's fault.
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -17,7 +18,7 @@ import msgspec
 
 from bluffdice.games.base import Outcome, visible_to
 from bluffdice.protocol.bot import ProcessBot
-from bluffdice.protocol.process import BotFault
+from bluffdice.protocol.process import BotFault, FaultKind
 from bluffdice.table import Entry, Pending, Refused, Table
 
 
@@ -102,10 +103,8 @@ class ProcessPlayer:
 
     def refused(self, refusal: Refused) -> None:
         self.bot.broken = True  # it may wait for an answer that will not come
-        try:
+        with contextlib.suppress(BotFault):
             self.bot.tell(refusal)
-        except BotFault:
-            pass
 
 
 def play(table: Table, players: Sequence[Player], seeds: Sequence[int]) -> list[Fault]:
@@ -146,8 +145,9 @@ def play(table: Table, players: Sequence[Player], seeds: Sequence[int]) -> list[
             result = table.submit(seat, state_id, action)
             if isinstance(result, Refused):
                 players[seat].refused(result)
-                kind = "timeout" if result.code == "too_late" else "illegal"
-                fail(seat, BotFault(kind, f"move {action} refused ({result.code}): {result.reason}"))
+                kind: FaultKind = "timeout" if result.code == "too_late" else "illegal"
+                reason = f"move {action} refused ({result.code}): {result.reason}"
+                fail(seat, BotFault(kind, reason))
     finally:
         table.listeners.remove(listener)
     return faults
@@ -164,11 +164,9 @@ def forfeit(outcome: Outcome, failed: Sequence[int], count_losses: bool) -> Outc
     last = len(kept)
     places = tuple(last if s in down else rank[p] for s, p in enumerate(outcome.places))
     winners = tuple(s for s, p in enumerate(places) if p == 0 and s not in down)
-    if count_losses:
-        losers = tuple(sorted(down))
-    else:
-        losers = tuple(sorted(set(outcome.losers) | down))
-    standings = tuple(sorted(range(len(places)), key=lambda s: (places[s], outcome.standings.index(s))))
+    losers = tuple(sorted(down if count_losses else set(outcome.losers) | down))
+    before = {seat: index for index, seat in enumerate(outcome.standings)}
+    standings = tuple(sorted(range(len(places)), key=lambda s: (places[s], before.get(s, s))))
     return msgspec.structs.replace(
         outcome, winners=winners, losers=losers, places=places, standings=standings
     )

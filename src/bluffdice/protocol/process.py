@@ -44,7 +44,7 @@ class BotProcess:
     def __init__(self, command: Sequence[str], limits: Limits, cwd: str | None = None) -> None:
         self.command = tuple(command)
         self.limits = limits
-        self._stderr: IO[bytes] = tempfile.TemporaryFile(prefix="bluffdice-bot-")
+        self._stderr: IO[bytes] = tempfile.TemporaryFile(prefix="bluffdice-bot-")  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(  # noqa: S603 - running the user's bot is the point
                 self.command,
@@ -100,12 +100,12 @@ class BotProcess:
             if line is not None:
                 return line
             self._flush()
-            left = None if deadline is None else deadline - time.monotonic()
+            left: float | None = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise BotFault("timeout", f"no answer within {timeout:.3g} s")
             if self._pending:
                 self._selector.modify(self._out, selectors.EVENT_READ)
-                wait = 0.01 if left is None else min(left, 0.01)
+                wait: float | None = 0.01 if left is None else min(left, 0.01)
             else:
                 wait = left
             if not self._selector.select(wait):
@@ -139,7 +139,10 @@ class BotProcess:
         if code == 0:
             return BotFault("exit", "the bot exited (status 0) during the game" + self._tail())
         if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals else str(-code)
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
             return BotFault("crash", f"the bot was killed by {name}" + self._tail())
         return BotFault("crash", f"the bot exited with status {code}" + self._tail())
 
