@@ -46,6 +46,10 @@ class ProcessBot:
     def tell(self, message: Update | Refused) -> None:
         self._send(encode(message))
 
+    def tell_raw(self, data: bytes) -> None:
+        """Send an encoded message as it is (a prompt whose answer is read later)."""
+        self._send(data)
+
     def move(self, prompt: Prompt) -> Move:
         """Ask for a move and wait for it until the prompt's time is up."""
         self._send(encode(prompt))

@@ -11,8 +11,11 @@ import ctypes
 import ctypes.util
 import os
 import resource
+import select
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable
 
 import msgspec
@@ -58,6 +61,41 @@ def die_with_parent(expected_parent: int) -> None:
         _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != expected_parent:
         os._exit(1)
+
+
+def worker_dies_with(main: int) -> None:
+    """Initializer for pool workers: end when the process `main` ends, however it ends.
+
+    A pool worker's parent is the forkserver, not the tournament's process, so the
+    parent-death signal alone does not reach it; a thread waits on the main process
+    (a pidfd on Linux, else polling) and ends the worker, whose bot programs then die
+    with it.
+    """
+    die_with_parent(os.getppid())
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(main)
+        except (AttributeError, OSError):
+            fd = None
+        if fd is not None:
+            select.select([fd], [], [])
+        else:
+            while _exists(main):
+                time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="bluffdice-watch-parent", daemon=True).start()
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def child_setup(limits: Limits) -> Callable[[], None]:

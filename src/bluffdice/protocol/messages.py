@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import msgspec
 
-from bluffdice.table.wire import VERSION, Welcome, WireError
+from bluffdice.table.wire import VERSION, Welcome, WireError, schema
 
 PROTOCOL: Final = "bluffdice-bot"
 
@@ -57,7 +57,24 @@ def start_message(seed: int, welcome: Welcome) -> bytes:
     return msgspec.json.encode(Start(seed=seed, welcome=welcome))
 
 
-def hello_schema() -> dict[str, Any]:
-    """JSON Schema of the bot's hello (the table's messages are in `wire.schema`)."""
-    result: dict[str, Any] = msgspec.json.schema(Hello)
+def protocol_schema(game: str | None = None) -> dict[str, Any]:
+    """The wire format's JSON Schema (`wire.schema`), with the bot protocol's own two
+    messages added under `$defs`: Hello (the bot's first line) and Start."""
+    result = schema(game)
+    (_, start_defs) = msgspec.json.schema_components([Hello, _StartShape])
+    defs = result.setdefault("$defs", {})
+    defs["Hello"] = start_defs["Hello"]
+    start = dict(start_defs["_StartShape"])
+    start["title"] = "Start"
+    start["properties"] = {**start["properties"], "welcome": {"$ref": "#/$defs/Welcome"}}
+    defs["Start"] = start
     return result
+
+
+class _StartShape(msgspec.Struct, frozen=True, tag="start"):
+    """A new game for the bot: its seat's welcome (see Welcome) and a seed for its
+    random choices."""
+
+    seed: int
+    welcome: dict[str, Any]
+    v: int = VERSION

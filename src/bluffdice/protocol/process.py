@@ -159,7 +159,8 @@ class BotProcess:
 
     def _tail(self) -> str:
         tail = self.stderr_tail()
-        return f"; its stderr ends: {' | '.join(tail.splitlines()[-6:])}" if tail else ""
+        lines = [line.strip() for line in tail.splitlines() if line.strip()][-3:]
+        return f"; its stderr ends: {' | '.join(lines)}" if lines else ""
 
     def close(self) -> None:
         """End the bot and everything it started (its process group), and its files."""

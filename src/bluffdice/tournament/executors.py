@@ -15,6 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
+from bluffdice.protocol.limits import worker_dies_with
 from bluffdice.tournament.play import GameJob, GameResult, play_chunk
 
 EXECUTORS = ("local", "ray")
@@ -44,7 +45,9 @@ class ProcessExecutor:
     """A pool of local worker processes.
 
     Workers are started by forkserver (or spawn), not fork: the parent runs a progress
-    bar thread, and forking a process that has threads can deadlock.
+    bar thread, and forking a process that has threads can deadlock. Each worker dies
+    with the process that started it (and its bot programs with it), so a tournament
+    killed with SIGKILL leaves nothing running.
     """
 
     def __init__(self, workers: int) -> None:
@@ -55,7 +58,12 @@ class ProcessExecutor:
     ) -> Iterator[list[GameResult]]:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=worker_dies_with,
+            initargs=(os.getpid(),),
+        ) as pool:
             window: deque[Future[list[GameResult]]] = deque()
             try:
                 for chunk in chunks:
