@@ -62,12 +62,16 @@ def serve(spec: str, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     stdout.write(encode(Hello(name=name, games=tuple(classes))) + b"\n")
     stdout.flush()
     bot: Bot | None = None
+    listens = False
     for line in stdin:
+        if line.startswith(b'{"type":"update"') and not listens:
+            continue  # a bot without `observe` needs no decoded events
         kind = msgspec.json.decode(line, type=_Head).type
         if kind == "start":
             start = msgspec.json.decode(line, type=_Start)
             game = msgspec.json.decode(start.welcome, type=_Game).game
             bot = classes[game](random.Random(start.seed))
+            listens = type(bot).observe is not Bot.observe
             continue
         message = decode(line)
         if bot is None:

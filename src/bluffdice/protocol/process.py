@@ -66,6 +66,8 @@ class BotProcess:
         os.set_blocking(self._out, False)
         self._pending = bytearray()
         self._buffer = bytearray()
+        self.transcript: list[tuple[str, bytes]] | None = None
+        """Set to a list to keep every line: ("table", sent) and ("bot", received)."""
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ)
 
@@ -75,6 +77,8 @@ class BotProcess:
 
     def send(self, line: bytes) -> None:
         """Queue one message (a newline is added) and write what the pipe takes now."""
+        if self.transcript is not None:
+            self.transcript.append(("table", line))
         self._pending += line
         self._pending += b"\n"
         if len(self._pending) > MAX_PENDING:
@@ -98,6 +102,8 @@ class BotProcess:
         while True:
             line = self._take_line()
             if line is not None:
+                if self.transcript is not None:
+                    self.transcript.append(("bot", line))
                 return line
             self._flush()
             left: float | None = None if deadline is None else deadline - time.monotonic()
