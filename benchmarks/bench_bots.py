@@ -10,7 +10,10 @@ in its own child process speaking the protocol (how bot files and programs play:
 tournament worker does). The games are identical move for move (checked), so the
 difference in time is the protocol's cost: encoding each seat's messages, the pipes,
 decoding in the child, and the child's answer. Divided by the moves made, that is the
-overhead per move. The start-up of each kind of bot program (to its hello) is timed
+overhead per move: in wall-clock time (what a tournament waits, including the
+scheduler's delays on a busy machine) and in CPU time of this process and the bots'
+processes together (what the protocol costs in work, steadier when the machine is
+shared). The start-up of each kind of bot program (to its hello) is timed
 too: it is why a worker keeps its programs for the next game instead of starting them
 per game. One worker, no store.
 """
@@ -18,6 +21,7 @@ per game. One worker, no store.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import shutil
@@ -49,11 +53,29 @@ def host(name: str) -> tuple[str, ...]:
     return (sys.executable, "-m", "bluffdice.protocol.host", name)
 
 
-def run(rules: str, bots: tuple[str, ...], games: int, external: bool) -> tuple[float, int, list]:
-    """Seconds for `games` games, the moves the bots made, and every game's steps."""
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds the running processes `pids` have used so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run(
+    rules: str, bots: tuple[str, ...], games: int, external: bool
+) -> tuple[float, float, int, list[tuple[str, ...]]]:
+    """Wall seconds and CPU seconds (this process and the bots' processes) for `games`
+    games, the moves the bots made, and every game's steps. The programs are started
+    before the clock starts and ended (and their CPU time collected) after."""
     limits = Limits(move_time=60.0)
     records = []
     moves = 0
+    warm = [pool.acquire(host(name), limits) for name in bots] if external else []
+    for program in warm:
+        pool.release(program)
+    pids = [program.process.proc.pid for program in warm]
+    cpu = time.process_time() + process_cpu(pids)
     started = time.perf_counter()
     for index in range(games):
         seed = game_seed(7, index)
@@ -61,7 +83,7 @@ def run(rules: str, bots: tuple[str, ...], games: int, external: bool) -> tuple[
         programs: list[ProcessBot] = []
         players: list[Player] = []
         for seat, name in enumerate(bots):
-            if external:
+            if external:  # the warm programs, the same processes in every game
                 program = pool.acquire(host(name), limits)
                 programs.append(program)
                 players.append(ProcessPlayer(program))
@@ -76,7 +98,10 @@ def run(rules: str, bots: tuple[str, ...], games: int, external: bool) -> tuple[
             pool.release(program)
         moves += sum(1 for entry in table.log if entry.actor >= 0)
         records.append(table.record.steps)
-    return time.perf_counter() - started, moves, records
+    wall = time.perf_counter() - started
+    cpu = time.process_time() + process_cpu(pids) - cpu
+    pool.close_all()
+    return wall, cpu, moves, records
 
 
 def startup(command: tuple[str, ...], tries: int = 3) -> float:
@@ -101,12 +126,12 @@ def main() -> None:
         "slower",
         "moves",
         "overhead per move",
+        "CPU overhead per move",
     ):
         table.add_column(column, justify="right" if column != "setup" else "left")
     for title, rules, bots in SETUPS:
-        run(rules, bots, 3, external=True)  # start the programs before the clock
-        inside, moves, here = run(rules, bots, args.games, external=False)
-        outside, moves_out, there = run(rules, bots, args.games, external=True)
+        inside, inside_cpu, moves, here = run(rules, bots, args.games, external=False)
+        outside, outside_cpu, moves_out, there = run(rules, bots, args.games, external=True)
         assert here == there and moves == moves_out, "the same seeds must give the same games"
         table.add_row(
             title,
@@ -115,8 +140,8 @@ def main() -> None:
             f"{outside / inside:.1f}x",
             f"{moves:,}",
             f"{(outside - inside) / moves * 1e6:,.0f} µs",
+            f"{(outside_cpu - inside_cpu) / moves * 1e6:,.0f} µs",
         )
-        pool.close_all()
     console.print(table)
     starts = Table(title="start-up of a bot program, to its hello (median of 3)")
     starts.add_column("program")

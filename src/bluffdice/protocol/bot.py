@@ -41,10 +41,13 @@ class ProcessBot:
 
     def start(self, table: Table, seat: int, seed: int) -> None:
         """A new game: the seat's welcome, with a seed for the bot's random choices."""
-        self._send(start_message(seed, table.welcome(seat)))
+        self._send(start_message(seed, table.welcome(seat)), now=False)
 
     def tell(self, message: Update | Refused) -> None:
-        self._send(encode(message))
+        """Queue a message; it leaves with the next prompt. A bot is woken once per
+        turn, not once per seat per step: on a busy machine each wake-up costs a
+        scheduling delay."""
+        self._send(encode(message), now=False)
 
     def tell_raw(self, data: bytes) -> None:
         """Send an encoded message as it is (a prompt whose answer is read later)."""
@@ -66,9 +69,9 @@ class ProcessBot:
             shown = line[:120].decode("utf-8", "replace")
             raise BotFault("garbage", f"not a move: {shown!r} ({exc})") from None
 
-    def _send(self, data: bytes) -> None:
+    def _send(self, data: bytes, now: bool = True) -> None:
         try:
-            self.process.send(data)
+            self.process.send(data, now)
         except BotFault:
             self.broken = True
             raise

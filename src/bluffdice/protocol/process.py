@@ -75,15 +75,17 @@ class BotProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def send(self, line: bytes) -> None:
-        """Queue one message (a newline is added) and write what the pipe takes now."""
+    def send(self, line: bytes, now: bool = True) -> None:
+        """Queue one message (a newline is added); with `now`, write what the pipe takes
+        at once, else leave it for the next message sent now (or the next `receive`)."""
         if self.transcript is not None:
             self.transcript.append(("table", line))
         self._pending += line
         self._pending += b"\n"
         if len(self._pending) > MAX_PENDING:
             raise BotFault("timeout", "the bot stopped reading its input")
-        self._flush()
+        if now:
+            self._flush()
 
     def _flush(self) -> None:
         while self._pending:
