@@ -6,15 +6,17 @@ import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
     bots,
+    docs,
     odds,
     play,
     replay,
     rules,
+    schema,
     solve,
     tournament,
 )
 from bluffdice.cli.app import app, say_error
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 
 def main() -> None:

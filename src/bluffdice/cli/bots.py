@@ -1,4 +1,4 @@
-"""`bluffdice bot check` and `bluffdice schema`: for authors of bot programs."""
+"""`bluffdice bot check`: for authors of bot programs."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ import shlex
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from bluffdice.cli.app import app, err, fail, out
-from bluffdice.games.base import BluffdiceError
-from bluffdice.protocol.limits import Limits
+from bluffdice.errors import BluffdiceError
 
 bot_app = typer.Typer(
-    help="Bot programs that speak the bluffdice protocol (docs/protocol.md).",
+    help="Bot programs that speak the bluffdice protocol (bluffdice docs protocol).",
+    short_help="Check a bot program that speaks the bot protocol.",
     no_args_is_help=True,
 )
 app.add_typer(bot_app, name="bot")
@@ -41,7 +39,11 @@ def check_command(
         bool, typer.Option("--json", help="Print the findings as JSON, nothing else.")
     ] = False,
 ) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
     from bluffdice.protocol.check import check
+    from bluffdice.protocol.limits import Limits
 
     command = _command(bot)
     name, findings = check(command, Limits(move_time=move_time), seed)
@@ -89,25 +91,3 @@ def _command(bot: str) -> tuple[str, ...]:
         return tuple(shlex.split(text))
     except (BluffdiceError, ValueError) as exc:
         raise fail(str(exc)) from None
-
-
-SCHEMA_HELP = (
-    "Print the JSON Schema of the wire format: every message a table sends (prompt, "
-    "update, refused, welcome) and the move it accepts, for all games or for GAME. The "
-    "bot protocol's hello and start messages are under $defs as Hello and Start."
-)
-
-
-@app.command(help=SCHEMA_HELP)
-def schema(
-    game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="mia, liars-dice, common-hand.")
-    ] = None,
-) -> None:
-    from bluffdice.protocol.messages import protocol_schema
-
-    try:
-        result = protocol_schema(game)
-    except BluffdiceError as exc:
-        raise fail(str(exc)) from None
-    print(json.dumps(result, indent=2))

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
-from bluffdice.cli.app import app, err, fail, out, rules_option
-from bluffdice.games.base import BluffdiceError
-from bluffdice.games.registry import GameSpec, game_of, get_game, preset_name, rules_string
-from bluffdice.table import Table, seeded, system
-from bluffdice.terminal import presenter_for
-from bluffdice.terminal.session import Session, console_reader, make_seats, pick_opponents
+from bluffdice.cli.app import app, err, escape, fail, out, rules_option
+from bluffdice.errors import BluffdiceError
+
+if TYPE_CHECKING:  # the games and the table load when the command runs
+    from bluffdice.games.registry import GameSpec
 
 DEFAULT_BOTS = 3
 INTERACTIVE_PAUSE = 0.8
@@ -28,7 +26,7 @@ PLAY_HELP = (
 )
 
 
-@app.command(help=PLAY_HELP)
+@app.command(help=PLAY_HELP, short_help="Play Mia or Liar's Dice against bots, or watch them.")
 def play(
     game: Annotated[
         str | None,
@@ -85,6 +83,11 @@ def play(
     ] = None,
 ) -> None:
     """The `play` command; its help text is PLAY_HELP."""
+    from bluffdice.games.registry import game_of
+    from bluffdice.table import Table, seeded, system
+    from bluffdice.terminal import presenter_for
+    from bluffdice.terminal.session import Session, console_reader, make_seats, pick_opponents
+
     chosen = resolve_rules(game, rules)
     spec = game_of(chosen)
     humans = 0 if watch else 1
@@ -115,6 +118,8 @@ def play(
 
 def resolve_rules(game: str | None, rules: str | None) -> Any:
     """The rule set to play: --rules names its own game when GAME is left out."""
+    from bluffdice.games.registry import get_game
+
     if game is None:
         return rules_option(rules) if rules is not None else get_game("mia").default_rules()
     if rules is None:
@@ -143,6 +148,8 @@ def bot_count(spec: GameSpec, bots: int | None, opponents: str | None, humans: i
 
 
 def heading(spec: GameSpec, rules: Any, names: list[str], watch: bool) -> str:
+    from bluffdice.games.registry import preset_name, rules_string
+
     text = rules_string(rules)
     preset = preset_name(rules)
     shown = text

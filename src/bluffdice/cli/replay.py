@@ -8,28 +8,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from bluffdice.cli.app import app, fail, open_store, out
-from bluffdice.games.base import CHANCE, BluffdiceError, Event, PrivateEvent
-from bluffdice.games.registry import get_game, parse_rules, preset_name
-from bluffdice.store import DEFAULT_DB, Store, StoredGame, StoreError
+from bluffdice.cli.app import app, escape, fail, open_store, out
+from bluffdice.errors import BluffdiceError
+from bluffdice.store import StoreError
+
+if TYPE_CHECKING:  # the games, the table and the store load when the command runs
+    from bluffdice.games.base import Event
+    from bluffdice.store import Store, StoredGame
 
 REPLAY_HELP = (
     "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
-    "Tournaments store every game (`bluffdice tournament --db FILE`); --list shows the "
+    "Tournaments store every game, by default in bluffdice.db in your data folder "
+    "($BLUFFDICE_DB or --db choose another); --list says where the store is and shows the "
     "tournaments with the ids of their games, --list --tournament N that tournament's "
     "games.\n\n"
     "Example: bluffdice replay --list, then bluffdice replay 1"
 )
 
 
-@app.command(help=REPLAY_HELP)
+@app.command(help=REPLAY_HELP, short_help="Replay a stored game, or list the stored games.")
 def replay(
     game_id: Annotated[
         int | None,
@@ -38,8 +39,13 @@ def replay(
         ),
     ] = None,
     db: Annotated[
-        str, typer.Option(help="SQLite file or SQLAlchemy URL the games are stored in.")
-    ] = DEFAULT_DB,
+        str | None,
+        typer.Option(
+            help="SQLite file or SQLAlchemy URL the games are stored in; default: "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON (the moves and their events), nothing else.")
     ] = False,
@@ -70,6 +76,8 @@ def replay(
 
 
 def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> None:
+    from rich.table import Table
+
     if tournament is None:
         rows = store.tournaments()
         first = {t.id: store.first_game_id(t.id) for t in rows}
@@ -91,7 +99,8 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
             ]
             out.print_json(json.dumps(data))
             return
-        table = Table(title=f"Tournaments in {store.url}", title_style="bold")
+        out.print(f"Database: {escape(store.location)}", soft_wrap=True, highlight=False)
+        table = Table(title="Tournaments", title_style="bold")
         for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
             table.add_column(
                 column,
@@ -113,7 +122,7 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
         out.print(table if rows else "No tournaments stored yet.")
         return
     if tournament not in {t.id for t in store.tournaments()}:
-        raise StoreError(f"no tournament {tournament} in {store.url} (see replay --list)")
+        raise StoreError(f"no tournament {tournament} in {store.location} (see replay --list)")
     games = store.games(tournament, limit)
     if as_json:
         out.print_json(
@@ -140,17 +149,26 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
 
 
 def _rules_name(text: str) -> str:
-    try:
-        return preset_name(parse_rules(text)) or text
+    from bluffdice.games.registry import parse_rules, preset_name, rules_string
+
+    try:  # stored rules name every option: show the preset, or only what differs
+        return preset_name(parse_rules(text)) or rules_string(parse_rules(text))
     except BluffdiceError:
         return text
 
 
 def _replay(stored: StoredGame, as_json: bool) -> None:
+    import msgspec
+
+    from bluffdice.games.base import CHANCE
+    from bluffdice.games.registry import get_game, parse_rules
+
     record = stored.record
     spec = get_game(record.game)
     names = list(stored.bots)
-    moves = _moves(stored)
+    rules = parse_rules(record.rules, game=spec.name)
+    presenter = _presenter(rules)
+    moves = _moves(stored, presenter)
     if as_json:
         data = {
             "id": stored.id,
@@ -176,8 +194,6 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         }
         out.print_json(json.dumps(data))
         return
-    rules = parse_rules(record.rules, game=spec.name)
-    presenter = _presenter(rules)
     seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
     out.print(
         f"[bold]{spec.title} game {stored.id}[/] (tournament {stored.tournament_id}, game "
@@ -212,32 +228,22 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
     )
 
 
-def _moves(stored: StoredGame) -> list[tuple[int, str, str, list[Event]]]:
-    """Replay the record: (who acted, what, what the cup held, events) per step."""
-    spec = get_game(stored.record.game)
-    state: Any = stored.record.start()
+def _moves(stored: StoredGame, presenter: Any) -> list[tuple[int, str, str, list[Event]]]:
+    """The game rebuilt at a table: (who acted, what, what the cup held, events) per step."""
+    from bluffdice.table import TABLE, TimedOut
+    from bluffdice.table.replay import rebuild
+
+    table = rebuild(stored.record, names=stored.bots)
     moves = []
-    for text in stored.record.steps:
-        player = state.current_player
-        action = spec.parse_action(text)
-        hidden = _cup(state, action)
-        state, events = state.apply(action)
-        moves.append((player, text, hidden, list(events)))
+    before: Any = table.initial
+    for entry in table.log:
+        truth = presenter.truth(before, entry.action) if presenter is not None else None
+        actor = entry.actor
+        if actor == TABLE:  # a default move after a timeout: the TimedOut event names whose
+            actor = next(e.player for e in entry.events if isinstance(e, TimedOut))
+        moves.append((actor, entry.text, truth or "", list(entry.events)))
+        before = entry.state
     return moves
-
-
-def _cup(state: Any, action: Any) -> str:
-    """For an announcement or a pass: what is really under the cup (spectators see it)."""
-    value = getattr(action, "value", None)
-    dice = getattr(state, "dice", None)
-    ranking = getattr(getattr(state, "rules", None), "ranking", None)
-    if not isinstance(value, int) or not isinstance(dice, int) or not dice or ranking is None:
-        return ""
-    if state.current_player == CHANCE:
-        return ""
-    if ranking.rank(dice) >= ranking.rank(value):
-        return f"cup: {dice}, true"
-    return f"cup: {dice}, a lie"
 
 
 def _presenter(rules: Any) -> Any:
@@ -252,6 +258,10 @@ def _presenter(rules: Any) -> Any:
 def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
     """Public events as any spectator reads them; a private one (someone's own dice) as
     its owner saw it, marked with whose it was: the game is over, nothing is secret."""
+    import msgspec
+
+    from bluffdice.games.base import PrivateEvent
+
     if presenter is not None:
         if isinstance(event, PrivateEvent):
             said = presenter.event(event, names, event.player)

@@ -16,15 +16,13 @@ from typing import Any, Final, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 
+from bluffdice.errors import BluffdiceError as BluffdiceError  # re-exported
+
 CHANCE: Final = -1
 """`current_player` when the next step is a chance outcome (dice, seat draw)."""
 
 TERMINAL: Final = -2
 """`current_player` when the game is over."""
-
-
-class BluffdiceError(ValueError):
-    """Base of the errors this package raises on bad input."""
 
 
 class RuleError(BluffdiceError):

@@ -20,8 +20,9 @@ from collections.abc import Callable
 
 import msgspec
 
+from bluffdice.protocol import DEFAULT_MOVE_TIME
+
 PR_SET_PDEATHSIG = 1
-DEFAULT_MOVE_TIME = 5.0
 
 
 class Limits(msgspec.Struct, frozen=True):

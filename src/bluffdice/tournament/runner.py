@@ -142,15 +142,14 @@ def _program_name(spec: str, command: tuple[str, ...], game: str, limits: Limits
         program = ProcessBot(command, limits)
     except BotFault as fault:
         raise BluffdiceError(f"bot {spec!r} did not start ({fault.kind}): {fault}") from None
-    try:
-        if game not in program.games:
-            raise BluffdiceError(
-                f"bot {spec!r} ({program.name}) plays {', '.join(program.games) or 'no game'}, "
-                f"not {game}"
-            )
-        return program.name
-    finally:
+    if game not in program.games:
         program.close()
+        raise BluffdiceError(
+            f"bot {spec!r} ({program.name}) plays {', '.join(program.games) or 'no game'}, "
+            f"not {game}"
+        )
+    pool.release(program)  # the first games played in this process reuse it
+    return program.name
 
 
 def plan(config: TournamentConfig) -> list[GameJob]:
