@@ -193,3 +193,50 @@ def test_schema_names_every_message_of_the_protocol() -> None:
     assert "MiaView" not in schema["$defs"]
     code, out, err = cli("schema", "chess")
     assert code == 2 and "chess" in err
+
+
+def test_in_process_faults_blame_the_right_bot_and_exit_ends_nothing(tmp_path: Path) -> None:
+    watcher = tmp_path / "watcher.py"
+    watcher.write_text(
+        "from bluffdice.bots import Bot\n\nclass Watcher(Bot):\n    name = 'watcher'\n"
+        "    games = ('liars-dice',)\n"
+        "    def act(self, view):\n        return view.legal_actions[0]\n"
+        "    def observe(self, events):\n        raise KeyError('seen too much')\n"
+    )
+    quitter = tmp_path / "quitter.py"
+    quitter.write_text(
+        "import sys\nfrom bluffdice.bots import Bot\n\nclass Quitter(Bot):\n"
+        "    name = 'quitter'\n    games = ('liars-dice',)\n"
+        "    def act(self, view):\n        sys.exit(0)\n"
+    )
+    for trust in (True, False):
+        config = make_config(
+            "liars-dice(dice=1)", [str(watcher), str(quitter), "odds"], 3, seed=1, trust=trust
+        )
+        standings = run_tournament(config)
+        kinds = {(f.bot, f.kind) for f in standings.fault_log}
+        # sys.exit in a bot ends its game, not the tournament; an exception in one
+        # bot's observe is that bot's fault, never the fault of the bot to move.
+        assert ("quitter", "exit") in kinds
+        assert standings.lines()["odds"].faults == 0
+        watcher_kinds = {kind for bot, kind in kinds if bot == "watcher"}
+        assert watcher_kinds == ({"error"} if trust else {"crash"}), watcher_kinds
+        assert any("KeyError: 'seen too much'" in f.message for f in standings.fault_log)
+
+
+def test_a_bot_file_that_fails_to_load_is_one_clear_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("import no_such_module_here\n")
+    for trust in (["--trust"], []):
+        code, out, err = cli("tournament", "--bots", f"{broken},random", "--no-store", *trust)
+        assert code == 2 and "Traceback (most recent" not in err
+        assert "no_such_module_here" in err
+
+
+def test_play_seats_bot_programs_as_opponents() -> None:
+    code, out, err = cli(
+        "play", "liars-dice", "--watch", "--seed", "2", "--rules", "liars-dice(dice=2)",
+        "--opponents", f"{PY_BOT},{BOTS / 'peeker.py'}:Twin,odds",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "Example-Py" in out and "Twin" in out and "Winner" in out

@@ -42,15 +42,17 @@ def _classes(spec: str) -> dict[str, type[Bot]]:
     """The bot's class for each registered game it plays (a built-in name such as
     `odds` is a different class in each game)."""
     found: dict[str, type[Bot]] = {}
+    why = "it names no bot class of any game"
     for game in (g.name for g in games()):
         try:
             cls = type(load_bot(spec, game))
-        except BluffdiceError:
+        except BluffdiceError as exc:
+            why = str(exc)
             continue
         if game in cls.games:
             found[game] = cls
     if not found:
-        raise SystemExit(f"{spec}: no bot of any game found")
+        raise SystemExit(why)
     return found
 
 

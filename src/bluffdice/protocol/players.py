@@ -45,9 +45,11 @@ class Player(Protocol):
     def refused(self, refusal: Refused) -> None: ...
 
 
-def _raised(exc: Exception) -> BotFault:
+def _raised(exc: Exception | SystemExit) -> BotFault:
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    if isinstance(exc, SystemExit):  # a bot in this process may not end the process
+        return BotFault("exit", f"the bot called exit({exc.code!r}){where}")
     return BotFault("error", f"{type(exc).__name__}: {exc}{where}")
 
 
@@ -68,13 +70,13 @@ class LocalPlayer:
         if seen:
             try:
                 self._observe(seen)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 raise _raised(exc) from None
 
     def choose(self, table: Table, pending: Pending) -> tuple[int, Any]:
         try:
             return pending.state_id, self.agent.act(pending.view)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise _raised(exc) from None
 
     def refused(self, refusal: Refused) -> None:
