@@ -171,7 +171,7 @@ def test_a_failing_bot_never_loses_the_games_played(tmp_path: Path) -> None:
     --on-bot-error stop it ends with an error, and the games played stay stored."""
     crash = tmp_path / "crash_bot.py"
     crash.write_text(CRASHING_BOT)
-    args = ["tournament", "--bots", f"{crash},honest", "--games", "20", "--seed", "1"]
+    args = ["tournament", "--bots", f"{crash},honest", "--games", "10", "--seed", "1"]
     db = tmp_path / "t.db"
     ok = ["tournament", "--bots", "honest,liar", "--games", "3", "--db", str(db)]
     assert invoke(*ok).exit_code == 0
@@ -183,8 +183,8 @@ def test_a_failing_bot_never_loses_the_games_played(tmp_path: Path) -> None:
     store = Store(str(db), create=False)
     try:
         assert [t.id for t in store.tournaments()] == [1, 2, 3]
-        assert 3 + 20 < len(store.games(None, limit=1000)) < 3 + 20 + 20
-        assert len(store.games(2, limit=100)) == 20
+        assert 3 + 10 < len(store.games(None, limit=1000)) < 3 + 10 + 10
+        assert len(store.games(2, limit=100)) == 10
     finally:
         store.close()
 
