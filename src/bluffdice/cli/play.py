@@ -56,7 +56,7 @@ def play(
             "-o",
             help="Comma-separated bot names, repeated to fill the seats, e.g. "
             "honest,bluffer; a bot of your own as my_bot.py:MyBot or a bot program as "
-            "\"cmd:node examples/bot.js\", each run in its own process (default: a mix of "
+            '"cmd:node examples/bot.js", each run in its own process (default: a mix of '
             "every bot character of the game).",
         ),
     ] = None,
