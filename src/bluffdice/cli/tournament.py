@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import msgspec
 import typer
 
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
@@ -123,6 +124,14 @@ def tournament(
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Store the games (for `replay`).")
     ] = True,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="seeded (reproducible by --seed) or fair: every game's dice come from a "
+            "commit-reveal stream whose seeds are stored, so `bluffdice verify GAME_ID` can "
+            "check them (still reproducible by --seed).",
+        ),
+    ] = "seeded",
 ) -> None:
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
     from bluffdice.bots.base import available_bots
@@ -152,6 +161,7 @@ def tournament(
             games,
             the_seed,
             seats,
+            dice,
             limits=Limits(move_time=move_time),
             trust=trust,
             on_error=on_bot_error,
@@ -370,6 +380,7 @@ def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
             "lives": list(result.lives),
             "score": list(result.score),
             "rounds": result.rounds,
+            **({"fair": msgspec.to_builtins(result.fair)} if result.fair is not None else {}),
         },
     }
 

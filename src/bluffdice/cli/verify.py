@@ -39,7 +39,8 @@ def verify_command(
         str,
         typer.Argument(
             metavar="RECORD",
-            help="A fair game record (JSON file), or - to read it from standard input.",
+            help="A fair game record (JSON file), - to read it from standard input, or the "
+            "id of a stored game played with fair dice (tournament --dice fair).",
             show_default=False,
         ),
     ],
@@ -50,12 +51,20 @@ def verify_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the verdict as JSON, nothing else.")
     ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="With a game id: the store (SQLite file or SQLAlchemy URL); default: "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """The `verify` command; its help text is VERIFY_HELP."""
     from bluffdice.table.fair import FairnessError, load_fair_record, verify
 
     try:
-        fair = load_fair_record(_read(record))
+        fair = load_fair_record(_read(record, db))
     except FairnessError as exc:
         raise fail(f"{record}: {exc}") from None
     verdict = verify(fair)
@@ -75,16 +84,14 @@ def verify_command(
         raise typer.Exit(1)
 
 
-def _read(source: str) -> bytes:
+def _read(source: str, db: str | None = None) -> bytes:
     from bluffdice.table.fair import FairnessError
 
     if source == "-":
         return sys.stdin.buffer.read()
     path = Path(source)
     if source.isdigit() and not path.exists():
-        raise FairnessError(
-            "stored games do not keep fair records yet: give a record file (JSON) or -"
-        )
+        return _stored(int(source), db)
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -93,6 +100,28 @@ def _read(source: str) -> bytes:
         raise FairnessError("it is a folder, not a record file") from None
     except OSError as exc:
         raise FairnessError(f"cannot read it: {exc.strerror}") from None
+
+
+def _stored(game_id: int, db: str | None) -> bytes:
+    """A stored game's fair record (tournaments with --dice fair keep it with the result)."""
+    import msgspec
+
+    from bluffdice.store import Store
+    from bluffdice.store.location import default_database
+    from bluffdice.table.fair import FairnessError
+
+    store = Store(db if db is not None else default_database(), create=False)
+    try:
+        stored = store.game(game_id)
+    finally:
+        store.close()
+    fair = stored.result.get("fair")
+    if fair is None:
+        raise FairnessError(
+            f"game {game_id} was not played with fair dice: nothing to verify "
+            "(tournament --dice fair keeps what verify needs)"
+        )
+    return msgspec.json.encode(fair)
 
 
 def _rules_name(text: str) -> str:

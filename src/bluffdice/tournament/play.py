@@ -11,6 +11,7 @@ import contextlib
 import random
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -41,6 +42,9 @@ class GameJob(msgspec.Struct, frozen=True):
     """The number of the tournament's bot in each seat."""
     bots: tuple[str, ...]
     """The bot spec (name, file or module) in each seat."""
+    dice: str = "seeded"
+    """"seeded", or "fair": a commit-reveal stream whose server seed comes from the seed,
+    so the game can be verified (`bluffdice verify`) and still replayed by seed."""
     commands: tuple[tuple[str, ...], ...] = ()
     """The program each seat's bot runs as, () for a bot in this process; empty: all
     in this process."""
@@ -67,6 +71,8 @@ class GameResult(msgspec.Struct, frozen=True):
     rounds: int
     faults: tuple[Fault, ...] = ()
     """Bots that failed in this game (they are ranked last), by seat."""
+    fair: Any = None
+    """With fair dice: the `FairRecord` (commitment, revealed seeds, digest)."""
 
 
 _CLASSES: dict[tuple[str, str], type[Bot]] = {}
@@ -120,7 +126,14 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         programs.append(program)
         seated.append(ProcessPlayer(program))
     limits = [job.limits.move_time if command else None for command in commands]
-    table = Table(rules, players, dice=seeded(derive_seed(job.seed, "dice")), limits=limits)
+    dice_seed = derive_seed(job.seed, "dice")
+    fair = None
+    if job.dice == "fair":
+        from bluffdice.table.fair import FairDice, server_seed_from
+
+        fair = FairDice(server_seed_from(dice_seed))
+    dice = fair if fair is not None else seeded(dice_seed)
+    table = Table(rules, players, dice=dice, limits=limits)
     try:
         faults = play(table, seated, seeds)
     finally:
@@ -143,6 +156,7 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         score=outcome.score,
         rounds=outcome.rounds,
         faults=tuple(faults),
+        fair=fair.fair_record(table.record) if fair is not None else None,
     )
 
 

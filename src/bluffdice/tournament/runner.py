@@ -44,6 +44,8 @@ class TournamentConfig:
     seats: int
     games: int
     seed: int
+    dice: str = "seeded"
+    """"seeded" or "fair" (every game's dice verifiable; see `GameJob.dice`)."""
     commands: tuple[tuple[str, ...], ...] = ()
     """The program each bot runs as, in the order of `bots`; () plays in this process."""
     limits: Limits = Limits()
@@ -66,6 +68,7 @@ def make_config(
     games: int,
     seed: int,
     seats: int | None = None,
+    dice: str = "seeded",
     limits: Limits | None = None,
     trust: bool = False,
     on_error: str = "forfeit",
@@ -77,6 +80,8 @@ def make_config(
     """
     parsed = parse_rules(rules)
     spec = game_of(parsed)
+    if dice not in ("seeded", "fair"):
+        raise BluffdiceError(f"--dice must be seeded or fair, not {dice!r}")
     specs = tuple(b.strip() for b in bots if b.strip())
     if not specs:
         raise BluffdiceError("name at least one bot (--bots random,honest)")
@@ -111,6 +116,7 @@ def make_config(
         seats=seats,
         games=games,
         seed=seed,
+        dice=dice,
         commands=commands if any(commands) else (),
         limits=limits,
         on_error=on_error,
@@ -164,6 +170,7 @@ def job(config: TournamentConfig, index: int) -> GameJob:
         seed=game_seed(config.seed, index),
         entrants=seated,
         bots=tuple(config.bots[b] for b in seated),
+        dice=config.dice,
         commands=tuple(config.commands[b] for b in seated) if config.commands else (),
         limits=config.limits,
         stop_on_fault=config.on_error == "stop",
