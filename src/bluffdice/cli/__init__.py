@@ -7,11 +7,13 @@ import sys
 from bluffdice.cli import (  # noqa: F401  (commands)
     bots,
     docs,
+    maexchen,
     odds,
     play,
     replay,
     rules,
     schema,
+    simulate,
     solve,
     tournament,
     verify,

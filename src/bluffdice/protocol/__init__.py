@@ -1,8 +1,10 @@
-"""Bot programs in any language: the stdin/stdout protocol and the child-process seat.
+"""Bot protocols: ways for programs outside this process to play at a table.
 
-A bot program reads one JSON message per line and answers each prompt with one JSON
-move per line. It runs in its own process under time, memory and CPU limits, and
-receives only the messages its own seat may see, so there is nothing to introspect.
+The native one: a bot program in any language reads one JSON message per line on
+stdin and answers each prompt with one JSON move per line. It runs in its own process
+under time, memory and CPU limits and receives only the messages its own seat may
+see, so there is nothing to introspect (`bot`, `process`, `players`, `host`). The
+Mäxchen UDP protocol hosts the contest bots of that game unchanged (`maexchen*`).
 """
 
 DEFAULT_MOVE_TIME = 5.0

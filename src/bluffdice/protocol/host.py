@@ -74,6 +74,10 @@ def serve(spec: str, stdin: IO[bytes], stdout: IO[bytes]) -> int:
             game = msgspec.json.decode(start.welcome, type=_Game).game
             bot = classes[game](random.Random(start.seed))
             listens = type(bot).observe is not Bot.observe
+            if listens:  # what happened before it sat down, as an in-process bot hears it
+                for update in decode(start.welcome).history:
+                    if update.events:
+                        bot.observe(list(update.events))
             continue
         message = decode(line)
         if bot is None:

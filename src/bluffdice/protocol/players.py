@@ -61,7 +61,8 @@ class LocalPlayer:
         self._observe = getattr(agent, "observe", None)
 
     def begin(self, table: Table, seat: int, seed: int) -> None:
-        return None
+        for entry in table.log:  # what happened before it sat down (who starts)
+            self.see(table, entry, seat)
 
     def see(self, table: Table, entry: Entry, seat: int) -> None:
         if self._observe is None:
