@@ -27,8 +27,15 @@ def test_a_saved_file_is_as_exploitable_as_it_says_by_an_engine_best_response(
     result = runner.invoke(
         app,
         [
-            "solve", "liars-dice", "--rules", "openspiel(faces=3)",
-            "--target-exploitability", "2e-3", "--out", str(out), "--json",
+            "solve",
+            "liars-dice",
+            "--rules",
+            "openspiel(faces=3)",
+            "--target-exploitability",
+            "2e-3",
+            "--out",
+            str(out),
+            "--json",
         ],
     )
     assert result.exit_code == 0, result.stderr

@@ -8,8 +8,10 @@ often their claims proved lies and how often they challenge). Its own announceme
 further: it learns, for each opponent, how often they challenge a claim as a function of
 how doubtful the claim looks by the plain odds (the `odds` bot's margin between
 challenging and believing, in five bands), and when its roll falls short it lies with the
-value the next player is least likely to challenge, instead of the smallest lie. A roll
-that is good enough is announced as it is.
+value the next player is least likely to challenge, instead of the smallest lie (among lies as
+safe, the highest: the next player has more to beat). A roll that is good enough is
+announced as it is. It also prices believing a claim by those reads: rolling costs the
+chance the roll falls short times the chance the next player challenges the safest lie.
 
 Once two players are left the game is a heads-up match, where the equilibrium of the
 solved round (`bluffdice solve`, the `cfr` bot's policy) cannot be exploited and wins
