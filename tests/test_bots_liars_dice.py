@@ -9,9 +9,9 @@ import pytest
 
 from bluffdice.bots import load_bot
 from bluffdice.bots.liars_dice import LiarsDiceAdaptiveBot, p_holds
-from bluffdice.dealer import Game, play
 from bluffdice.games import parse_rules
 from bluffdice.games.liars_dice.actions import Bid, Challenge
+from bluffdice.table import Table, run_sync, seeded
 from bluffdice.tournament import make_config, run_tournament
 
 
@@ -46,8 +46,9 @@ def test_liars_dice_bots_only_take_legal_actions(rules: str) -> None:
             Checked(load_bot(name, "liars-dice", random.Random(seed + i)))
             for i, name in enumerate(("random", "odds", "adaptive"))
         ]
-        game = play(Game.new(parsed, 3), seats, random.Random(seed))
-        assert game.state.is_terminal
+        table = Table(parsed, 3, dice=seeded(seed))
+        run_sync(table, seats)
+        assert table.state.is_terminal
         assert seats[1].actions and seats[2].actions
 
 

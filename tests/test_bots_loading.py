@@ -32,15 +32,11 @@ def test_the_documented_example_bot_loads_from_its_file_and_plays() -> None:
     bot = load_bot(str(EXAMPLE), "mia", random.Random(0))
     same = load_bot(f"{EXAMPLE}:CautiousBot", "mia", random.Random(0))
     assert type(bot).__name__ == type(same).__name__ == "CautiousBot"
-    from bluffdice.dealer import Game, play
-    from bluffdice.games import parse_rules
+    from bluffdice.table import Table, run_sync, seeded
 
-    game = play(
-        Game.new(parse_rules("classic"), 3),
-        [bot, load_bot("honest", "mia"), load_bot("random", "mia", random.Random(2))],
-        random.Random(3),
-    )
-    assert game.state.is_terminal
+    table = Table("classic", 3, dice=seeded(3))
+    run_sync(table, [bot, load_bot("honest", "mia"), load_bot("random", "mia", random.Random(2))])
+    assert table.state.is_terminal
 
 
 def test_a_module_path_with_a_class_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,10 +11,10 @@ import pytest
 from bluffdice.bots import available_bots, load_bot
 from bluffdice.bots.base import Bot
 from bluffdice.bots.mia_odds import AdaptiveBot, current_claim
-from bluffdice.dealer import Game, play
 from bluffdice.games import parse_rules
 from bluffdice.games.mia import PRESETS, Announce, Call, Challenge, MiaView, Pass
 from bluffdice.games.mia.actions import Announced, Passed
+from bluffdice.table import Table, run_sync, seeded
 
 MIA_BOTS = ["random", "honest", "bluffer", "liar", "lucky", "chain", "odds", "adaptive"]
 
@@ -55,7 +55,7 @@ def spied_games(rules: str, bots: Sequence[str], games: int, seed: int = 1) -> l
     for _ in range(games):
         for spy in spies:
             spy.inner = type(spy.inner)(spy.rng)  # a fresh bot per game, as in tournaments
-        play(Game.new(parsed, len(spies)), spies, rng)
+        run_sync(Table(parsed, len(spies), dice=seeded(rng)), spies)
     return spies
 
 

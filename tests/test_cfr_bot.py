@@ -10,11 +10,11 @@ from importlib import resources
 import pytest
 
 from bluffdice.bots.base import available_bots, load_bot
-from bluffdice.dealer import Game, play
 from bluffdice.games.registry import parse_rules
 from bluffdice.solve import evaluate, problem
 from bluffdice.solve import mia as mia_encoding
 from bluffdice.solve.policy import shipped, shipped_index, to_strategy
+from bluffdice.table import Table, run_sync, seeded
 
 
 def _games(rules: str, game: str, opponent: str, n: int, players: int = 2, seed: int = 3):
@@ -25,9 +25,9 @@ def _games(rules: str, game: str, opponent: str, n: int, players: int = 2, seed:
         others = [load_bot(opponent, game, random.Random(rng.random())) for _ in range(players - 1)]
         seat = i % players
         agents = others[:seat] + [cfr] + others[seat:]
-        g = Game.new(parse_rules(rules), players)
-        play(g, agents, random.Random(rng.random()))
-        total += g.state.returns()[seat]
+        table = Table(parse_rules(rules), players, dice=seeded(random.Random(rng.random())))
+        run_sync(table, agents)
+        total += table.state.returns()[seat]
         bots.append(cfr)
     return total / n, sum(b.policy_moves for b in bots), sum(b.fallback_moves for b in bots)
 

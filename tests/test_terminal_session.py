@@ -11,10 +11,10 @@ import pytest
 from rich.console import Console, RenderableType
 
 from bluffdice.bots import Bot, available_bots, register_bot
-from bluffdice.dealer import Game
 from bluffdice.games import parse_rules, visible_to
 from bluffdice.games.base import Event, GameState
 from bluffdice.games.mia import Announce, MiaView
+from bluffdice.table import Table, seeded
 from bluffdice.terminal import presenter_for
 from bluffdice.terminal.mia import MiaPresenter
 from bluffdice.terminal.session import (
@@ -41,10 +41,9 @@ def session(
     chosen = parse_rules(rules)
     stdout, stderr = io.StringIO(), io.StringIO()
     made = Session(
-        game=Game.new(chosen, len(seats)),
+        table=Table(chosen, len(seats), dice=seeded(seed), names=[s.name for s in seats]),
         presenter=presenter or presenter_for(chosen),
         seats=seats,
-        dice=random.Random(seed),
         console=Console(file=stdout, width=120),
         errors=Console(file=stderr, width=120),
         read=read,
@@ -68,7 +67,7 @@ def test_a_refused_move_changes_nothing_and_the_person_is_asked_again() -> None:
 
     def read(prompt: str) -> str:
         text = next(script)
-        seen.append((len(table[0].game.record.steps), text))
+        seen.append((len(table[0].table.record.steps), text))
         return text
 
     seats = make_seats("mia", ["honest"], "Ada", seed=3)
@@ -178,7 +177,7 @@ def test_help_hint_and_table_are_commands_not_moves() -> None:
     assert "Other commands" in text and "challenge, liar, c" in text
     assert text.count("Player") >= 2  # the table was drawn again on request
     assert "You left the table" in text
-    assert len(made.game.record.steps) < 10  # nothing but the opening was played
+    assert len(made.table.record.steps) < 10  # nothing but the opening was played
 
 
 def test_opponents_fill_the_seats_from_the_wanted_list_or_the_registry() -> None:

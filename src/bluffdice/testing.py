@@ -29,10 +29,11 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.dealer import Game, sample
-from bluffdice.games.base import CHANCE, IllegalAction
+from bluffdice.dealer import Game
+from bluffdice.games.base import CHANCE, IllegalAction, PrivateEvent
 from bluffdice.games.record import Record
-from bluffdice.games.registry import parse_rules
+from bluffdice.games.registry import parse_rules, rules_string
+from bluffdice.table.dice import sample
 
 
 class ConformanceError(AssertionError):
@@ -119,10 +120,13 @@ def _play_and_check(
         if probe:
             _check_illegal(state, legal, pool, game, seed, report)
         before_id = state.state_id
-        game.step(action)
+        events = game.step(action)
         report.steps += 1
-        if game.state.state_id != before_id + 1:
-            raise _fail("state id did not grow by one", game, seed)
+        # The id counts public steps: a step only its actor knows of (a blind roller's
+        # look) must leave it as it was, or the id itself would tell the others.
+        hidden = bool(events) and all(isinstance(e, PrivateEvent) for e in events)
+        if game.state.state_id != before_id + (0 if hidden and player != CHANCE else 1):
+            raise _fail("state id did not grow by one (public step) or zero (hidden)", game, seed)
     raise _fail(f"game did not end within {max_steps} steps", game, seed)
 
 
@@ -210,3 +214,118 @@ def _check_end(game: Game, report: CheckReport, seed: int) -> None:
     for player, value in enumerate(returns):
         if value == best and best > 0:
             report.winners[player] = report.winners.get(player, 0) + 1
+
+
+# --- non-interference: what a seat receives never depends on what it may not see -------
+
+
+@dataclass
+class SecrecyReport:
+    """How much `check_secrecy` compared: games, (game, seat) pairs, encoded messages
+    found byte-identical, and pairs cut short (a reveal, or a move that the changed
+    dice made illegal, ends the comparison)."""
+
+    rules: str
+    players: int
+    games: int = 0
+    seats: int = 0
+    messages: int = 0
+    cut_at_reveal: int = 0
+    cut_at_illegal: int = 0
+
+
+class _SwappedDice:
+    """Replays game A's dice for game B, but swaps the dice of players other than the
+    observer (each roll with probability 1/2) for another possible outcome."""
+
+    def __init__(self, outcomes: list[Any], observer: int, rng: random.Random) -> None:
+        self.outcomes = iter(outcomes)
+        self.observer = observer
+        self.rng = rng
+
+    def draw(self, state: Any) -> Any:
+        original = next(self.outcomes, None)
+        possible = [o for o, _ in state.chance_outcomes()]
+        if original not in possible:  # B has already parted from A (after a reveal)
+            return self.rng.choice(possible)
+        if state.phase == "seat" or state.turn == self.observer or self.rng.random() < 0.5:
+            return original
+        others = [o for o in possible if o != original]
+        return self.rng.choice(others) if others else original
+
+
+def check_secrecy(rules: Any, players: int, games: int = 20, seed: int = 0) -> SecrecyReport:
+    """Play random games (A); for every seat s replay each as a game B that differs only
+    in what s may not see (other players' dice, and their hidden moves such as a blind
+    roller's look, taken or left out); every message the table encodes for s must be
+    byte-identical in A and B until a reveal shows different dice. Raises
+    ConformanceError with the seeds on the first leak."""
+    from bluffdice.table import Refused, Table, encode
+    from bluffdice.table.dice import RandomDice
+
+    if isinstance(rules, str):
+        rules = parse_rules(rules)
+    report = SecrecyReport(rules=rules_string(rules), players=players)
+    for number in range(games):
+        game_seed = seed * 1_000_003 + number
+        rng = random.Random(game_seed)
+        a = Table(rules, players, dice=RandomDice(rng))
+        while (pending := a.pending()) is not None:
+            a.submit(pending.seat, pending.state_id, rng.choice(list(pending.view.legal_actions)))
+        report.games += 1
+        hidden_texts = {
+            e.text
+            for e in a.log
+            if e.actor >= 0 and e.events and all(isinstance(x, PrivateEvent) for x in e.events)
+        }
+        chance = [e.action for e in a.log if e.actor == CHANCE]
+        for observer in range(players):
+            report.seats += 1
+            expected = [encode(u) for u in a.history(observer)]
+            b = Table(rules, players, dice=_SwappedDice(chance, observer, random.Random(number)))
+            illegal = False
+            moves = [e for e in a.log if e.actor >= 0]
+            for entry in moves:
+                actor = entry.actor
+                if actor != observer and entry.text in hidden_texts:
+                    continue  # leave the hidden move out
+                if actor != observer:
+                    for action in b.state.legal_actions():
+                        if str(action) in hidden_texts and str(action) != entry.text:
+                            b.submit(actor, b.state_id, action)  # take one A did not
+                            break
+                result = b.submit(actor, b.state_id, entry.action)
+                if isinstance(result, Refused):
+                    illegal = True
+                    break
+            got = [encode(u) for u in b.history(observer)]
+            same = 0
+            for mine, theirs in zip(expected, got, strict=False):
+                if mine != theirs:
+                    if not _is_reveal(a, observer, same):
+                        raise ConformanceError(
+                            f"message {same} to seat {observer} depends on hidden "
+                            f"information (rules {rules}, game seed {game_seed}):\n"
+                            f"  A: {mine[:400]!r}\n  B: {theirs[:400]!r}"
+                        )
+                    report.cut_at_reveal += 1
+                    break
+                same += 1
+            else:
+                if illegal:
+                    report.cut_at_illegal += 1
+                elif len(expected) != len(got):
+                    raise ConformanceError(
+                        f"seat {observer} got {len(got)} messages instead of {len(expected)} "
+                        f"(rules {rules}, game seed {game_seed})"
+                    )
+            report.messages += same
+    return report
+
+
+def _is_reveal(table: Any, recipient: int, index: int) -> bool:
+    """Whether the recipient's message number `index` shows dice that were hidden."""
+    from bluffdice.games.base import DiceRevealed
+
+    updates = table.history(recipient)
+    return any(isinstance(e, DiceRevealed) for e in updates[index].events)

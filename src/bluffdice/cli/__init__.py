@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from bluffdice.cli import odds, play, replay, rules, solve, tournament  # noqa: F401  (commands)
+from bluffdice.cli import (  # noqa: F401  (commands)
+    odds,
+    play,
+    replay,
+    rules,
+    schema,
+    solve,
+    tournament,
+)
 from bluffdice.cli.app import app, say_error
 from bluffdice.games.base import BluffdiceError
 

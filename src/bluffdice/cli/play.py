@@ -10,9 +10,9 @@ import typer
 from rich.markup import escape
 
 from bluffdice.cli.app import app, err, fail, out, rules_option
-from bluffdice.dealer import Game, system_rng
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import GameSpec, game_of, get_game, preset_name, rules_string
+from bluffdice.table import Table, seeded, system
 from bluffdice.terminal import presenter_for
 from bluffdice.terminal.session import Session, console_reader, make_seats, pick_opponents
 
@@ -96,13 +96,13 @@ def play(
         seats = make_seats(spec.name, lineup, None if watch else name.strip() or "You", seed)
     except (BluffdiceError, ValueError) as exc:
         raise fail(str(exc)) from None
-    dice = random.Random(f"{seed}:dice") if seed is not None else system_rng()
+    dice = seeded(random.Random(f"{seed}:dice")) if seed is not None else system()
     interactive = not watch and sys.stdin.isatty() and out.is_terminal
+    names = [seat.name for seat in seats]
     session = Session(
-        game=Game.new(chosen, len(seats)),
+        table=Table(chosen, len(seats), dice=dice, names=names),
         presenter=presenter,
         seats=seats,
-        dice=dice,
         console=out,
         errors=err,
         read=console_reader(out),

@@ -19,6 +19,8 @@ from bluffdice.cli.app import app, fail, open_store, out
 from bluffdice.games.base import CHANCE, BluffdiceError, Event, PrivateEvent
 from bluffdice.games.registry import get_game, parse_rules, preset_name
 from bluffdice.store import DEFAULT_DB, Store, StoredGame, StoreError
+from bluffdice.table import TABLE, TimedOut
+from bluffdice.table.replay import rebuild
 
 REPLAY_HELP = (
     "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
@@ -150,7 +152,9 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
     record = stored.record
     spec = get_game(record.game)
     names = list(stored.bots)
-    moves = _moves(stored)
+    rules = parse_rules(record.rules, game=spec.name)
+    presenter = _presenter(rules)
+    moves = _moves(stored, presenter)
     if as_json:
         data = {
             "id": stored.id,
@@ -176,8 +180,6 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         }
         out.print_json(json.dumps(data))
         return
-    rules = parse_rules(record.rules, game=spec.name)
-    presenter = _presenter(rules)
     seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
     out.print(
         f"[bold]{spec.title} game {stored.id}[/] (tournament {stored.tournament_id}, game "
@@ -212,32 +214,19 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
     )
 
 
-def _moves(stored: StoredGame) -> list[tuple[int, str, str, list[Event]]]:
-    """Replay the record: (who acted, what, what the cup held, events) per step."""
-    spec = get_game(stored.record.game)
-    state: Any = stored.record.start()
+def _moves(stored: StoredGame, presenter: Any) -> list[tuple[int, str, str, list[Event]]]:
+    """The game rebuilt at a table: (who acted, what, what the cup held, events) per step."""
+    table = rebuild(stored.record, names=stored.bots)
     moves = []
-    for text in stored.record.steps:
-        player = state.current_player
-        action = spec.parse_action(text)
-        hidden = _cup(state, action)
-        state, events = state.apply(action)
-        moves.append((player, text, hidden, list(events)))
+    before: Any = table.initial
+    for entry in table.log:
+        truth = presenter.truth(before, entry.action) if presenter is not None else None
+        actor = entry.actor
+        if actor == TABLE:  # a default move after a timeout: the TimedOut event names whose
+            actor = next(e.player for e in entry.events if isinstance(e, TimedOut))
+        moves.append((actor, entry.text, truth or "", list(entry.events)))
+        before = entry.state
     return moves
-
-
-def _cup(state: Any, action: Any) -> str:
-    """For an announcement or a pass: what is really under the cup (spectators see it)."""
-    value = getattr(action, "value", None)
-    dice = getattr(state, "dice", None)
-    ranking = getattr(getattr(state, "rules", None), "ranking", None)
-    if not isinstance(value, int) or not isinstance(dice, int) or not dice or ranking is None:
-        return ""
-    if state.current_player == CHANCE:
-        return ""
-    if ranking.rank(dice) >= ranking.rank(value):
-        return f"cup: {dice}, true"
-    return f"cup: {dice}, a lie"
 
 
 def _presenter(rules: Any) -> Any:

@@ -59,6 +59,70 @@ def visible_to(event: Event, player: int | None) -> bool:
     return True
 
 
+# Events every game has. Front ends (tables, tournaments, replays, pages) recognise
+# these by type, so they never need one game's classes. A game adds fields by
+# subclassing under a tag of its own.
+
+
+class RoundStarted(Event, frozen=True, tag="round_started"):
+    round: int
+    starter: int
+
+
+class DiceDealt(PrivateEvent, frozen=True, tag="dice_dealt"):
+    """A player learns dice of their own (a roll they look at, a cup dealt to them)."""
+
+
+class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
+    """Dice that were hidden are shown to everyone (a challenge, an open roll)."""
+
+
+class Eliminated(Event, frozen=True, tag="eliminated"):
+    player: int
+
+
+class GameOver(Event, frozen=True, tag="game_over"):
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    standings: tuple[int, ...]
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a finished game ranks its players, in terms every game shares.
+
+    `places` gives each seat its place, 0 the best, equal where the rules make a tie;
+    `left` is what each seat kept (lives, dice), `score` the game's own tally
+    (equal to `left` where the game has no other), `eliminated` the (seat, round) pairs
+    in the order the seats went out.
+    """
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    standings: tuple[int, ...]
+    places: tuple[int, ...]
+    left: tuple[int, ...]
+    score: tuple[int, ...]
+    eliminated: tuple[tuple[int, int], ...]
+    rounds: int
+
+
+class Scoring(NamedTuple):
+    """What a rule set's results count, for tables of results made before any game.
+
+    `left` names what `Outcome.left` counts ("lives", "dice") or is None when the
+    tally (`score`) is what matters; `count_losses` is true when a game ends at its
+    first loser, so losing is the rare event worth counting.
+    """
+
+    left: str | None
+    count_losses: bool
+
+
+def places_from(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Places from sort keys where a greater key is better; equal keys share a place."""
+    return tuple(sum(1 for other in keys if other > key) for key in keys)
+
+
 class Step(NamedTuple):
     """The result of applying one action: the new state and what happened."""
 
@@ -119,3 +183,11 @@ class GameState(Protocol):
     def view(self, player: int | None) -> Any: ...
 
     def returns(self) -> tuple[float, ...]: ...
+
+    def outcome(self) -> Outcome | None:
+        """The ranking of a finished game; None while it goes on."""
+        ...
+
+    def default_action(self) -> Any:
+        """The move a table makes for a player whose time ran out."""
+        ...

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import msgspec
+
 from bluffdice.games.base import GameState, RuleError
 from bluffdice.games.rulestring import apply_options, format_rules, split_rule_string
 
@@ -30,9 +32,38 @@ class GameSpec:
     min_players: int
     max_players: int
     summary: str
+    wire_types: tuple[type, ...] = ()
+    """Every action, chance outcome, event and view struct of the game, each with a tag
+    of its own: what the wire format decodes without knowing the game in advance."""
 
     def default_rules(self) -> Any:
         return self.rules_cls()
+
+
+def tagged_structs(*modules: Any) -> tuple[type, ...]:
+    """The concrete tagged structs defined in `modules` (their abstract bases, tagged by
+    class name, are left out: only tags that name their game, like `mia.roll`, count)."""
+    found: list[type] = []
+    for module in modules:
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, msgspec.Struct)
+                and value.__module__ == module.__name__
+                and "." in str(value.__struct_config__.tag)
+            ):
+                found.append(value)
+    return tuple(found)
+
+
+def unregister(name: str) -> None:
+    """Forget a game (tests register throw-away games)."""
+    spec = _GAMES.pop(name)
+    for key in [k for k, v in _NAMES.items() if v is spec]:
+        del _NAMES[key]
+    for key in [k for k, v in _PRESETS.items() if v[0] is spec]:
+        del _PRESETS[key]
+    parse_rules.cache_clear()
 
 
 _GAMES: dict[str, GameSpec] = {}

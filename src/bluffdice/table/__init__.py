@@ -1,1 +1,55 @@
-"""The one authority that runs a game: dice, seats, clock, moves from outside."""
+"""The one authority that runs a game: dice, seats, clock, moves from outside.
+
+Every front end (terminal, tournaments, replays, browsers, bot programs) is a client
+of `Table`: it submits moves with the state id they answer and receives what its
+recipient may see through the table's one projection, `Table.update_for`.
+"""
+
+from bluffdice.table.dice import DiceSource, RandomDice, sample, seeded, system
+from bluffdice.table.runners import Agent, AgentError, Seat, run, run_sync, tell_agents
+from bluffdice.table.table import TABLE, Accepted, Entry, Pending, Table
+from bluffdice.table.wire import (
+    VERSION,
+    Move,
+    Prompt,
+    Refused,
+    TimedOut,
+    Update,
+    Welcome,
+    WireError,
+    decode,
+    decode_move,
+    encode,
+    schema,
+)
+
+__all__ = [
+    "TABLE",
+    "VERSION",
+    "Accepted",
+    "Agent",
+    "AgentError",
+    "DiceSource",
+    "Entry",
+    "Move",
+    "Pending",
+    "Prompt",
+    "RandomDice",
+    "Refused",
+    "Seat",
+    "Table",
+    "TimedOut",
+    "Update",
+    "Welcome",
+    "WireError",
+    "decode",
+    "decode_move",
+    "encode",
+    "run",
+    "run_sync",
+    "sample",
+    "schema",
+    "seeded",
+    "system",
+    "tell_agents",
+]

@@ -50,6 +50,11 @@ class Presenter(Protocol):
 
     # Added for the session's round ends, help text and result screen.
 
+    def truth(self, state: GameState, action: Any) -> str | None:
+        """For a replay of a finished game: what was really under the cup when `action`
+        (an announcement, a pass) was made in `state`; None where there is nothing to say."""
+        return None
+
     def round_break(self, events: Sequence[Event]) -> int | None:
         """Where in the events of one step a round closed: the index of the first event
         that belongs to the next round (`len(events)` when the game ended), or None if the

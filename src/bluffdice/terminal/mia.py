@@ -152,6 +152,15 @@ class MiaPresenter(Narrator):
         roller = self.name(state.roller, names, None)
         return f"Cup: [bold]{self.ranking.name(state.dice)}[/], rolled by {roller}."
 
+    def truth(self, state: GameState, action: Any) -> str | None:
+        if not isinstance(state, MiaState) or not isinstance(action, Announce | Pass):
+            return None
+        if state.dice == 0:
+            return None
+        ranking = self.ranking
+        held = "true" if ranking.rank(state.dice) >= ranking.rank(action.value) else "a lie"
+        return f"cup: {state.dice}, {held}"
+
     def scoreline(self, view: Any, names: Sequence[str]) -> str:
         v: MiaView = view
         label = LABELS[self.rules.mode]

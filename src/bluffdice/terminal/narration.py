@@ -7,6 +7,7 @@ Liar's Dice and common hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.markup import escape
 
@@ -21,6 +22,11 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 class Narrator:
     """Player names for commentary and tables, seen from one viewer (None: a spectator)."""
+
+    def truth(self, state: Any, action: Any) -> str | None:
+        """What was under the cup when `action` was made (replays); games with a cup to
+        speak of say it, the others nothing."""
+        return None
 
     def name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
         """A player's name in colour; "You" for the viewer."""

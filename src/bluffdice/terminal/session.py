@@ -1,10 +1,11 @@
 """One game at the terminal: a person (or nobody, under --watch) against bots.
 
-The session is the table's authority. It draws dice with `sample`, asks bots for their
-moves from their views, reads the person's moves and applies everything through the
-`Game`, whose state refuses an illegal move with a reason and stays unchanged. All that is
-game-specific (drawing the table, words for events, reading moves) goes through the
-game's `Presenter`, so the loop itself knows no game.
+The session is a front end of a `Table`, like any other: it asks bots for their moves
+from their views, reads the person's moves and submits both to the table, which draws
+the dice and refuses an illegal move with a reason, changing nothing. It narrates each
+step the table logs, as the viewer may see it. All that is game-specific (drawing the
+table, words for events, reading moves) goes through the game's `Presenter`, so the
+loop itself knows no game.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
-from bluffdice.dealer import Game, sample
-from bluffdice.games.base import CHANCE, Event, GameState, IllegalAction, visible_to
+from bluffdice.games.base import GameState, IllegalAction, visible_to
+from bluffdice.table import Entry, Pending, Refused, Table, tell_agents
 from bluffdice.terminal.base import Presenter
 
 EXIT_EOF = 1
@@ -114,15 +115,15 @@ class Session:
     """Plays one game to the end, narrating it to `console` from one seat's point of view
     (the person's, or a spectator's under --watch)."""
 
-    game: Game
+    table: Table
     presenter: Presenter
     seats: list[Seat]
-    dice: random.Random
     console: Console
     errors: Console
     read: Callable[[str], str]
     pause: float = 0.0
     _table_due: bool = field(default=True, init=False)
+    _seen: GameState | None = field(default=None, init=False)
 
     @property
     def names(self) -> list[str]:
@@ -138,9 +139,17 @@ class Session:
 
     def run(self) -> int:
         """Play to the end and show the result; the exit status for the command."""
+        self._seen = self.table.initial
+        for entry in self.table.log:  # what happened before the first move (the seat draw)
+            self._narrate(entry)
+        listeners = [self._narrate, tell_agents(self.table, [s.bot for s in self.seats])]
+        self.table.listeners.extend(listeners)
         try:
-            while not self.game.state.is_terminal:
-                self.step()
+            while (pending := self.table.pending()) is not None:
+                if self.seats[pending.seat].bot is None:
+                    self._human_move(pending)
+                else:
+                    self._bot_move(pending)
         except EOFError:
             self.errors.print("\nInput ended: the game is abandoned.")
             return EXIT_EOF
@@ -153,51 +162,33 @@ class Session:
         except SessionError as exc:
             self.errors.print(f"[bold red]error:[/] {escape(str(exc))}")
             return EXIT_BOT_ERROR
-        final = self.game.state.view(self.human)
+        finally:
+            for listener in listeners:
+                self.table.listeners.remove(listener)
+        final = self.table.state.view(self.human)
         self.show(self.presenter.result(final, self.names))
         return 0
 
-    # --- one step --------------------------------------------------------------------
+    # --- one move ----------------------------------------------------------------------
 
-    def step(self) -> None:
-        before: GameState = self.game.state
-        player = before.current_player
-        if player == CHANCE:
-            events = self.game.step(sample(before.chance_outcomes(), self.dice))
-        elif self.seats[player].bot is None:
-            events = self._human_move(player)
-        else:
-            events = self._bot_move(player)
-        self._narrate(before, events)
-        self._tell_bots(events)
-        if player >= 0 and self.seats[player].bot is not None:
-            self._table_due = True
-            if self.pause > 0:
-                time.sleep(self.pause)
-
-    def _bot_move(self, player: int) -> tuple[Event, ...]:
-        seat = self.seats[player]
+    def _bot_move(self, pending: Pending) -> None:
+        seat = self.seats[pending.seat]
         assert seat.bot is not None
-        action = seat.bot.act(self.game.state.view(player))
-        try:
-            return self.game.step(action)
-        except IllegalAction as exc:
+        action = seat.bot.act(pending.view)
+        result = self.table.submit(pending.seat, pending.state_id, action)
+        if isinstance(result, Refused):
             raise SessionError(
-                f"{seat.name} (bot {seat.bot.name}) made an illegal move {action}: {exc.reason}"
-            ) from exc
-
-    def _tell_bots(self, events: Sequence[Event]) -> None:
-        for index, seat in enumerate(self.seats):
-            if seat.bot is not None:
-                seen = [e for e in events if visible_to(e, index)]
-                if seen:
-                    seat.bot.observe(seen)
+                f"{seat.name} (bot {seat.bot.name}) made an illegal move {action}: {result.reason}"
+            )
+        self._table_due = True
+        if self.pause > 0:
+            time.sleep(self.pause)
 
     # --- the person's move ------------------------------------------------------------
 
-    def _human_move(self, player: int) -> tuple[Event, ...]:
+    def _human_move(self, pending: Pending) -> None:
         """Ask until a move is accepted; refusals change nothing and say why."""
-        view = self.game.state.view(player)
+        view = pending.view
         if self._table_due:
             self.console.print()
             self.show(self.presenter.table(view, self.names))
@@ -209,11 +200,16 @@ class Session:
                 continue
             try:
                 action = self.presenter.parse(text, view)
-                return self.game.step(action)
             except IllegalAction as exc:
                 self.say(f"[red]Not allowed:[/] {escape(exc.reason)}")
+                continue
             except ValueError as exc:
                 self.say(f"[red]Not understood:[/] {escape(str(exc))}")
+                continue
+            result = self.table.submit(pending.seat, pending.state_id, action)
+            if not isinstance(result, Refused):
+                return
+            self.say(f"[red]Not allowed:[/] {escape(result.reason)}")
 
     def _command(self, text: str, view: Any) -> bool:
         """Handle the words that are not moves; True if `text` was one of them."""
@@ -253,7 +249,10 @@ class Session:
         """A table or screen, in the presenter's colours only (no number highlighting)."""
         self.console.print(thing, highlight=False)
 
-    def _narrate(self, before: GameState, events: Sequence[Event]) -> None:
+    def _narrate(self, entry: Entry) -> None:
+        """Say what the viewer may see of one logged step."""
+        before, events = self._seen, entry.events
+        self._seen = entry.state
         viewer = self.human
         cut = self.presenter.round_break(events)
         if cut is not None:
@@ -268,13 +267,13 @@ class Session:
         if cut is not None and cut >= len(events):
             self._round_end(before)
 
-    def _round_end(self, before: GameState) -> None:
+    def _round_end(self, before: GameState | None) -> None:
         """Under --watch, show the hidden dice; then the standings (unless the game is
         over: the result screen follows)."""
-        if self.human is None:
+        if self.human is None and before is not None:
             shown = self.presenter.reveal(before, self.names)
             if shown:
                 self.say(f"  {shown}")
-        state = self.game.state
+        state = self.table.state
         if not state.is_terminal:
             self.say(f"  {self.presenter.scoreline(state.view(self.human), self.names)}")

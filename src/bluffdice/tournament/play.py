@@ -1,4 +1,4 @@
-"""One tournament game: seat the bots, play through the dealer, keep what the tables need.
+"""One tournament game: seat the bots at a table, play it, keep what the results need.
 
 This is the function workers run. Its inputs (rule string, bot specs, seeds) and its
 output (`GameResult`) are small plain values, so they travel to a process pool or a Ray
@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 import traceback
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
 from bluffdice.bots.base import Bot, load_bot
-from bluffdice.dealer import Game, play
-from bluffdice.games.base import BluffdiceError, Event
+from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import game_of, parse_rules
+from bluffdice.table import AgentError, Table, run_sync, seeded
 from bluffdice.tournament.seating import derive_seed
 
 
@@ -61,22 +60,6 @@ def bot_class(spec: str, game: str) -> type[Bot]:
     return _CLASSES[key]
 
 
-class _Tracker:
-    """Notes the round in which each seat was knocked out (ties are knocked out together)."""
-
-    def __init__(self, players: int) -> None:
-        self.round = 0
-        self.out_round: list[int | None] = [None] * players
-
-    def __call__(self, events: Sequence[Event]) -> None:
-        for event in events:
-            tag = type(event).__name__
-            if tag == "RoundStarted":
-                self.round = event.round  # type: ignore[attr-defined]
-            elif tag == "Eliminated":
-                self.out_round[event.player] = self.round  # type: ignore[attr-defined]
-
-
 def play_game(job: GameJob, rules_text: str) -> GameResult:
     """Play one game; the same job gives the same result in any process."""
     rules = parse_rules(rules_text)
@@ -86,76 +69,42 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         bot_class(bot, spec.name)(random.Random(derive_seed(job.seed, "seat", seat)))
         for seat, bot in enumerate(job.bots)
     ]
-    tracker = _Tracker(players)
-    game = Game.new(rules, players)
+    table = Table(rules, players, dice=seeded(derive_seed(job.seed, "dice")))
     try:
-        play(game, agents, random.Random(derive_seed(job.seed, "dice")), on_events=tracker)
+        outcome = run_sync(table, agents)
     except Exception as exc:  # a bot's mistake: name the bot and the game, not a traceback
-        raise _bot_failed(job, game, exc) from None
-    state: Any = game.state
-    view: Any = state.view(None)
-    result = view.result
-    # Lives left in Mia; dice left in Liar's Dice; zeros where a game has neither.
-    left = getattr(view, "lives", None)
-    if left is None and isinstance(getattr(view, "dice", None), tuple):
-        left = view.dice
-    lives = tuple(left) if left is not None else (0,) * players
-    score = tuple(getattr(view, "score", lives))
+        raise _bot_failed(job, table, exc) from None
+    assert outcome is not None
     return GameResult(
         index=job.index,
         seed=job.seed,
         entrants=job.entrants,
         bots=job.bots,
-        steps=game.record.steps,
-        winners=tuple(result.winners),
-        losers=tuple(result.losers),
-        standings=tuple(result.standings),
-        places=_places(state, tracker.out_round, tuple(result.standings)),
-        lives=lives,
-        score=score,
-        rounds=int(getattr(view, "round", 0)),
+        steps=table.record.steps,
+        winners=outcome.winners,
+        losers=outcome.losers,
+        standings=outcome.standings,
+        places=outcome.places,
+        lives=outcome.left,
+        score=outcome.score,
+        rounds=outcome.rounds,
     )
 
 
-def _bot_failed(job: GameJob, game: Game, exc: Exception) -> BluffdiceError:
-    seat = game.state.current_player
+def _bot_failed(job: GameJob, table: Table, exc: Exception) -> BluffdiceError:
+    seat = exc.seat if isinstance(exc, AgentError) else table.state.current_player
     who = f"bot {job.bots[seat]!r} (seat {seat})" if 0 <= seat < len(job.bots) else "a bot"
     where = ""
     frames = traceback.extract_tb(exc.__traceback__)
-    if frames and not isinstance(exc, BluffdiceError):
+    if frames and not isinstance(exc, BluffdiceError | AgentError):
         where = f" at {frames[-1].filename}:{frames[-1].lineno}"
-    what = str(exc) if isinstance(exc, BluffdiceError) else f"{type(exc).__name__}: {exc}"
+    what = (
+        str(exc) if isinstance(exc, BluffdiceError | AgentError) else f"{type(exc).__name__}: {exc}"
+    )
     return BluffdiceError(
-        f"{who} failed in game {job.index} (seed {job.seed}) after {len(game.record.steps)} "
+        f"{who} failed in game {job.index} (seed {job.seed}) after {len(table.log)} "
         f"steps{where}: {what}"
     )
-
-
-def _places(state: Any, out_round: list[int | None], standings: tuple[int, ...]) -> tuple[int, ...]:
-    """Rank the seats, best 0, with ties where the rules make them.
-
-    Lives: the players still in rank by lives left, those knocked out by how long they
-    lasted (two knocked out in one round tie). Score and drinking modes: by the tally.
-    Other games: the order of their standings.
-    """
-    rules = state.rules
-    players = len(out_round)
-    keys: list[tuple[int, ...]]
-    mode = getattr(rules, "mode", None)
-    if mode == "lives":
-        lives = state.lives
-        forever = 1 << 30
-        keys = [
-            (forever if out_round[p] is None else out_round[p], lives[p])  # type: ignore[misc]
-            for p in range(players)
-        ]
-    elif mode == "score":
-        keys = [(s,) for s in state.scores]
-    elif mode == "drinking":
-        keys = [(-state.drinks[p], -state.lost[p]) for p in range(players)]
-    else:
-        keys = [(-standings.index(p),) for p in range(players)]
-    return tuple(sum(1 for q in range(players) if keys[q] > keys[p]) for p in range(players))
 
 
 def play_chunk(jobs: Sequence[GameJob], rules_text: str) -> list[GameResult]:

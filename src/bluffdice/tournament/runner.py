@@ -123,13 +123,12 @@ def chunk_size(games: int, workers: int) -> int:
 
 
 def standings_for(config: TournamentConfig) -> Standings:
-    rules = parse_rules(config.rules)
-    mode = getattr(rules, "mode", "lives")
+    scoring = parse_rules(config.rules).scoring()
     return Standings(
         names=list(config.names),
-        count_losses=getattr(rules, "end", None) == "first_out" and mode == "lives",
-        lives_mode=mode == "lives",
-        left="dice left" if config.game == "liars-dice" else "lives left",
+        count_losses=scoring.count_losses,
+        lives_mode=scoring.left is not None,
+        left=f"{scoring.left} left" if scoring.left else "score",
     )
 
 

@@ -1,5 +1,6 @@
 """Common hand: two-player Liar's Dice with poker dice (seed 003's 'common hand')."""
 
+from bluffdice.games.common_hand import actions, state
 from bluffdice.games.common_hand.actions import (
     Action,
     Challenge,
@@ -46,7 +47,7 @@ from bluffdice.games.common_hand.state import (
     best_hand_text,
     new_game,
 )
-from bluffdice.games.registry import GameSpec
+from bluffdice.games.registry import GameSpec, tagged_structs
 
 SPEC = GameSpec(
     name="common-hand",
@@ -60,6 +61,7 @@ SPEC = GameSpec(
     min_players=PLAYERS,
     max_players=PLAYERS,
     summary="two players, five poker dice each: name ever higher hands, reroll, or call liar",
+    wire_types=tagged_structs(actions, state),
 )
 
 __all__ = [

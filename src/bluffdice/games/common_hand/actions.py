@@ -13,7 +13,13 @@ from typing import ClassVar
 
 import msgspec
 
-from bluffdice.games.base import Event, PrivateEvent
+from bluffdice.games.base import (
+    DiceDealt,
+    DiceRevealed,
+    Event,
+)
+from bluffdice.games.base import GameOver as GameOver
+from bluffdice.games.base import RoundStarted as RoundStarted
 from bluffdice.games.common_hand.hands import (
     CATEGORIES,
     CATEGORY_RANK,
@@ -33,7 +39,7 @@ class Action(msgspec.Struct, frozen=True, tag=True):
         return self.word
 
 
-class Claim(Action, frozen=True, tag="claim"):
+class Claim(Action, frozen=True, tag="common-hand.claim"):
     """'My own five dice make at least this hand.' `high`/`low` are the named faces."""
 
     kind: str
@@ -53,13 +59,13 @@ class Claim(Action, frozen=True, tag="claim"):
         return describe_key(self.key)
 
 
-class Challenge(Action, frozen=True, tag="liar"):
+class Challenge(Action, frozen=True, tag="common-hand.liar"):
     """Call the last claim a bluff: the claimer's dice are shown."""
 
     word: ClassVar[str] = "liar"
 
 
-class Reroll(Action, frozen=True, tag="reroll"):
+class Reroll(Action, frozen=True, tag="common-hand.reroll"):
     """Put these dice of your own (faces, sorted) back in the cup and roll them again;
     then name a higher hand."""
 
@@ -72,7 +78,7 @@ class Reroll(Action, frozen=True, tag="reroll"):
 CommonHandAction = Claim | Challenge | Reroll
 
 
-class Dice(msgspec.Struct, frozen=True, tag="dice"):
+class Dice(msgspec.Struct, frozen=True, tag="common-hand.dice"):
     """Chance outcome: a fresh sorted hand, or the sorted faces of rerolled dice."""
 
     dice: tuple[int, ...]
@@ -81,7 +87,7 @@ class Dice(msgspec.Struct, frozen=True, tag="dice"):
         return "dice " + "".join(face_symbol(d) for d in self.dice)
 
 
-class FirstPlayer(msgspec.Struct, frozen=True, tag="first"):
+class FirstPlayer(msgspec.Struct, frozen=True, tag="common-hand.first"):
     """Chance outcome: the seat that opens the first round."""
 
     player: int
@@ -208,36 +214,33 @@ def parse_action(text: str) -> CommonHandAction | CommonHandOutcome:
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 
-class RoundStarted(Event, frozen=True, tag="round_started"):
-    round: int
-    starter: int
 
 
-class Rolled(Event, frozen=True, tag="rolled"):
+class Rolled(Event, frozen=True, tag="common-hand.rolled"):
     """A player rolled `count` dice under the cup (a fresh hand, or a reroll)."""
 
     player: int
     count: int
 
 
-class YourDice(PrivateEvent, frozen=True, tag="your_dice"):
+class YourDice(DiceDealt, frozen=True, tag="common-hand.your_dice"):
     """The five dice under your own cup, after a roll or reroll: only you see this."""
 
     dice: tuple[int, ...]
 
 
-class Claimed(Event, frozen=True, tag="claimed"):
+class Claimed(Event, frozen=True, tag="common-hand.claimed"):
     player: int
     claim: Claim
 
 
-class Challenged(Event, frozen=True, tag="challenged"):
+class Challenged(Event, frozen=True, tag="common-hand.challenged"):
     player: int
     claimer: int
     claim: Claim
 
 
-class Revealed(Event, frozen=True, tag="revealed"):
+class Revealed(DiceRevealed, frozen=True, tag="common-hand.revealed"):
     """Both cups are lifted; `held` says whether the claimer's dice make the claim."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -246,13 +249,8 @@ class Revealed(Event, frozen=True, tag="revealed"):
     held: bool
 
 
-class LifeLost(Event, frozen=True, tag="life_lost"):
+class LifeLost(Event, frozen=True, tag="common-hand.life_lost"):
     player: int
     lives: int
     reason: str
 
-
-class GameOver(Event, frozen=True, tag="game_over"):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    standings: tuple[int, ...]

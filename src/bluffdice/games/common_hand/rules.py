@@ -8,6 +8,7 @@ from functools import cached_property
 from itertools import product
 from typing import ClassVar
 
+from bluffdice.games.base import Scoring
 from bluffdice.games.common_hand.actions import (
     Challenge,
     Claim,
@@ -52,6 +53,9 @@ class CommonHandRules(RulesValue):
             "first-seat": "seat 0",
         },
     )
+
+    def scoring(self) -> Scoring:
+        return Scoring(left="lives", count_losses=False)
 
     @cached_property
     def table(self) -> ClaimTable:

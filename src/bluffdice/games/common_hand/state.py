@@ -20,7 +20,17 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
+from bluffdice.games.base import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    IllegalAction,
+    Outcome,
+    RuleError,
+    Step,
+    TableState,
+    places_from,
+)
 from bluffdice.games.common_hand.actions import (
     Action,
     Challenge,
@@ -71,7 +81,7 @@ class RoundSummary(msgspec.Struct, frozen=True):
     loser: int
 
 
-class CommonHandView(msgspec.Struct, frozen=True):
+class CommonHandView(msgspec.Struct, frozen=True, tag="common-hand.view"):
     """What one player (or a spectator, `player` None) may know: never the other cup."""
 
     rules: str
@@ -200,6 +210,30 @@ class CommonHandState(TableState, frozen=True):
         if self.result is None:
             return (0.0,) * self.players
         return zero_sum_returns(self.players, self.result.winners, self.result.losers)
+
+    def outcome(self) -> Outcome | None:
+        if self.result is None:
+            return None
+        standings = self.result.standings
+        return Outcome(
+            winners=self.result.winners,
+            losers=self.result.losers,
+            standings=standings,
+            places=places_from([-standings.index(p) for p in range(self.players)]),
+            left=self.lives,
+            score=self.lives,
+            eliminated=tuple((p, self.round) for p in self.result.losers),
+            rounds=self.round,
+        )
+
+    def default_action(self) -> CommonHandAction:
+        """For a player out of time: call a standing claim, else the lowest claim."""
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalAction(f"no player is to move in phase {self.phase}")
+        if Challenge() in legal:
+            return Challenge()
+        return next(a for a in legal if isinstance(a, Claim))
 
     def indistinguishable(self, player: int | None) -> list[CommonHandState]:
         """States `player` cannot tell from this one: the other cup holds other dice."""

@@ -1,5 +1,6 @@
 """Liar's Dice, single hand (Dudo, Perudo): rules, bids and the state machine."""
 
+from bluffdice.games.liars_dice import actions, state
 from bluffdice.games.liars_dice.actions import (
     Action,
     Bid,
@@ -41,7 +42,7 @@ from bluffdice.games.liars_dice.state import (
     RoundSummary,
     new_game,
 )
-from bluffdice.games.registry import GameSpec
+from bluffdice.games.registry import GameSpec, tagged_structs
 
 SPEC = GameSpec(
     name="liars-dice",
@@ -55,6 +56,7 @@ SPEC = GameSpec(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     summary="a cup of dice each; bid how many of a face lie under all cups, or call liar",
+    wire_types=tagged_structs(actions, state),
 )
 
 __all__ = [

@@ -13,7 +13,16 @@ from typing import ClassVar
 
 import msgspec
 
-from bluffdice.games.base import Event, PrivateEvent
+from bluffdice.games.base import (
+    DiceDealt,
+    DiceRevealed,
+    Event,
+)
+from bluffdice.games.base import Eliminated as Eliminated
+from bluffdice.games.base import GameOver as GameOver
+from bluffdice.games.base import (
+    RoundStarted as SharedRoundStarted,
+)
 
 FACE_WORDS: dict[str, int] = {
     "one": 1,
@@ -60,7 +69,7 @@ class Action(msgspec.Struct, frozen=True, tag=True):
         return self.word
 
 
-class Bid(Action, frozen=True, tag="bid"):
+class Bid(Action, frozen=True, tag="liars-dice.bid"):
     """'At least `quantity` dice among all cups show `face`' (wild dice counted)."""
 
     quantity: int
@@ -73,13 +82,13 @@ class Bid(Action, frozen=True, tag="bid"):
         return f"{self.quantity} {face_plural(self.face)}"
 
 
-class Challenge(Action, frozen=True, tag="liar"):
+class Challenge(Action, frozen=True, tag="liars-dice.liar"):
     """Call the last bid a lie ('Dudo!'): all cups are lifted and the dice counted."""
 
     word: ClassVar[str] = "liar"
 
 
-class Calza(Action, frozen=True, tag="calza"):
+class Calza(Action, frozen=True, tag="liars-dice.calza"):
     """Claim the last bid is exactly right (calza option): win a die back if so."""
 
     word: ClassVar[str] = "calza"
@@ -88,7 +97,7 @@ class Calza(Action, frozen=True, tag="calza"):
 LiarsDiceAction = Bid | Challenge | Calza
 
 
-class Dice(msgspec.Struct, frozen=True, tag="dice"):
+class Dice(msgspec.Struct, frozen=True, tag="liars-dice.dice"):
     """Chance outcome: the sorted hand rolled into the cup of the player now rolling."""
 
     dice: tuple[int, ...]
@@ -97,7 +106,7 @@ class Dice(msgspec.Struct, frozen=True, tag="dice"):
         return "dice " + "".join(str(d) for d in self.dice)
 
 
-class FirstPlayer(msgspec.Struct, frozen=True, tag="first"):
+class FirstPlayer(msgspec.Struct, frozen=True, tag="liars-dice.first"):
     """Chance outcome: the seat that starts the game."""
 
     player: int
@@ -162,47 +171,45 @@ def parse_action(text: str) -> LiarsDiceAction | LiarsDiceOutcome:
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 
-class RoundStarted(Event, frozen=True, tag="round_started"):
-    round: int
-    starter: int
+class RoundStarted(SharedRoundStarted, frozen=True, tag="liars-dice.round_started"):
     dice: tuple[int, ...]
     palifico: bool = False
 
 
-class Rolled(Event, frozen=True, tag="rolled"):
+class Rolled(Event, frozen=True, tag="liars-dice.rolled"):
     """A player shook their cup (the dice stay hidden)."""
 
     player: int
     count: int
 
 
-class YourDice(PrivateEvent, frozen=True, tag="your_dice"):
+class YourDice(DiceDealt, frozen=True, tag="liars-dice.your_dice"):
     """The dice under your own cup: only their owner sees this event."""
 
     dice: tuple[int, ...]
 
 
-class BidMade(Event, frozen=True, tag="bid"):
+class BidMade(Event, frozen=True, tag="liars-dice.bid_made"):
     player: int
     quantity: int
     face: int
 
 
-class Challenged(Event, frozen=True, tag="challenged"):
-    player: int
-    bidder: int
-    quantity: int
-    face: int
-
-
-class CalzaCalled(Event, frozen=True, tag="calza"):
+class Challenged(Event, frozen=True, tag="liars-dice.challenged"):
     player: int
     bidder: int
     quantity: int
     face: int
 
 
-class Revealed(Event, frozen=True, tag="revealed"):
+class CalzaCalled(Event, frozen=True, tag="liars-dice.calza_called"):
+    player: int
+    bidder: int
+    quantity: int
+    face: int
+
+
+class Revealed(DiceRevealed, frozen=True, tag="liars-dice.revealed"):
     """Every cup is lifted: `hands[p]` is player p's dice (empty if out)."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -212,7 +219,7 @@ class Revealed(Event, frozen=True, tag="revealed"):
     wild: int
 
 
-class DiceChanged(Event, frozen=True, tag="dice_changed"):
+class DiceChanged(Event, frozen=True, tag="liars-dice.dice_changed"):
     """A player lost a die (`change` -1) or won one back with a calza (+1, or 0 if full)."""
 
     player: int
@@ -220,12 +227,3 @@ class DiceChanged(Event, frozen=True, tag="dice_changed"):
     dice: int
     reason: str
 
-
-class Eliminated(Event, frozen=True, tag="eliminated"):
-    player: int
-
-
-class GameOver(Event, frozen=True, tag="game_over"):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    standings: tuple[int, ...]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
-from bluffdice.games.base import RuleError
+from bluffdice.games.base import RuleError, Scoring
 from bluffdice.games.liars_dice.dice import RulesValue
 from bluffdice.games.rulestring import option
 
@@ -83,6 +83,9 @@ class LiarsDiceRules(RulesValue):
                 "liars-dice option ones_bids=on needs wild=ones: without wild ones, ones are "
                 "an ordinary face and can always be bid"
             )
+
+    def scoring(self) -> Scoring:
+        return Scoring(left="dice", count_losses=False)
 
     @cached_property
     def ladder(self) -> BidLadder:

@@ -17,7 +17,17 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
+from bluffdice.games.base import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    IllegalAction,
+    Outcome,
+    RuleError,
+    Step,
+    TableState,
+    places_from,
+)
 from bluffdice.games.liars_dice.actions import (
     Action,
     Bid,
@@ -72,7 +82,7 @@ class RoundSummary(msgspec.Struct, frozen=True):
     changes: tuple[DiceChanged, ...]
 
 
-class LiarsDiceView(msgspec.Struct, frozen=True):
+class LiarsDiceView(msgspec.Struct, frozen=True, tag="liars-dice.view"):
     """What one player (or a spectator, `player` None) may know: never others' dice."""
 
     rules: str
@@ -108,6 +118,8 @@ class LiarsDiceState(TableState, frozen=True):
     bidder: int = -1
     bids: tuple[BidCall, ...] = ()
     eliminated: tuple[int, ...] = ()
+    eliminated_in: tuple[int, ...] = ()
+    """The round in which each of `eliminated` went out."""
     last_round: RoundSummary | None = None
     result: GameOver | None = None
 
@@ -201,6 +213,29 @@ class LiarsDiceState(TableState, frozen=True):
         if self.result is None:
             return (0.0,) * self.players
         return zero_sum_returns(self.players, self.result.winners, self.result.losers)
+
+    def outcome(self) -> Outcome | None:
+        """One player goes out per round, so the standings are the places."""
+        if self.result is None:
+            return None
+        standings = self.result.standings
+        return Outcome(
+            winners=self.result.winners,
+            losers=self.result.losers,
+            standings=standings,
+            places=places_from([-standings.index(p) for p in range(self.players)]),
+            left=self.dice,
+            score=self.dice,
+            eliminated=tuple(zip(self.eliminated, self.eliminated_in, strict=True)),
+            rounds=self.round,
+        )
+
+    def default_action(self) -> LiarsDiceAction:
+        """For a player out of time: call a standing bid, else open with the lowest bid."""
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalAction(f"no player is to move in phase {self.phase}")
+        return Challenge() if Challenge() in legal else legal[0]
 
     def indistinguishable(self, player: int | None) -> list[LiarsDiceState]:
         """States `player` cannot tell from this one: other cups hold other dice."""
@@ -336,8 +371,10 @@ class LiarsDiceState(TableState, frozen=True):
         )
         events.append(changed)
         eliminated: tuple[int, ...] = self.eliminated
+        eliminated_in: tuple[int, ...] = self.eliminated_in
         if dice[player] == 0:
             eliminated = (*eliminated, player)
+            eliminated_in = (*eliminated_in, self.round)
             events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round,
@@ -352,6 +389,7 @@ class LiarsDiceState(TableState, frozen=True):
             self,
             dice=tuple(dice),
             eliminated=eliminated,
+            eliminated_in=eliminated_in,
             hands=((),) * self.players,
             bid=None,
             bidder=-1,

@@ -1,5 +1,6 @@
 """Mia (Meyer, Meier, Maexchen): rules, values and the state machine."""
 
+from bluffdice.games.mia import actions, state
 from bluffdice.games.mia.actions import (
     Action,
     Announce,
@@ -27,7 +28,7 @@ from bluffdice.games.mia.state import (
     new_game,
 )
 from bluffdice.games.mia.values import MIA, VALUES, Ranking, parse_value, value_of
-from bluffdice.games.registry import GameSpec
+from bluffdice.games.registry import GameSpec, tagged_structs
 
 SPEC = GameSpec(
     name="mia",
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     summary="two dice under a cup, announce ever higher values, lie if you must",
+    wire_types=tagged_structs(actions, state),
 )
 
 __all__ = [

@@ -11,7 +11,14 @@ from typing import ClassVar
 
 import msgspec
 
-from bluffdice.games.base import Event, PrivateEvent
+from bluffdice.games.base import (
+    DiceDealt,
+    DiceRevealed,
+    Event,
+)
+from bluffdice.games.base import Eliminated as Eliminated
+from bluffdice.games.base import GameOver as GameOver
+from bluffdice.games.base import RoundStarted as RoundStarted
 from bluffdice.games.mia.values import parse_value, value_of
 
 
@@ -24,19 +31,19 @@ class Action(msgspec.Struct, frozen=True, tag=True):
         return self.word
 
 
-class Roll(Action, frozen=True, tag="roll"):
+class Roll(Action, frozen=True, tag="mia.roll"):
     """Open a round by rolling, or believe the last announcement and roll again."""
 
     word: ClassVar[str] = "roll"
 
 
-class Look(Action, frozen=True, tag="look"):
+class Look(Action, frozen=True, tag="mia.look"):
     """Look at the dice you just rolled."""
 
     word: ClassVar[str] = "look"
 
 
-class Announce(Action, frozen=True, tag="announce"):
+class Announce(Action, frozen=True, tag="mia.announce"):
     """Announce a value for the dice under your cup (true or not)."""
 
     value: int
@@ -45,7 +52,7 @@ class Announce(Action, frozen=True, tag="announce"):
         return str(self.value)
 
 
-class Pass(Action, frozen=True, tag="pass"):
+class Pass(Action, frozen=True, tag="mia.pass"):
     """Hand the cup on without rolling or looking, announcing the same or a higher value."""
 
     value: int
@@ -54,25 +61,25 @@ class Pass(Action, frozen=True, tag="pass"):
         return f"pass {self.value}"
 
 
-class Challenge(Action, frozen=True, tag="challenge"):
+class Challenge(Action, frozen=True, tag="mia.challenge"):
     """Lift the cup: call the last announcement a lie (after Mia: look)."""
 
     word: ClassVar[str] = "challenge"
 
 
-class GiveUp(Action, frozen=True, tag="give-up"):
+class GiveUp(Action, frozen=True, tag="mia.give-up"):
     """After a Mia announcement: lose one life without looking."""
 
     word: ClassVar[str] = "give-up"
 
 
-class BeatMia(Action, frozen=True, tag="beat"):
+class BeatMia(Action, frozen=True, tag="mia.beat"):
     """After a Mia announcement (beat_mia option): roll openly, trying for a 21."""
 
     word: ClassVar[str] = "beat"
 
 
-class Cheers(Action, frozen=True, tag="cheers"):
+class Cheers(Action, frozen=True, tag="mia.cheers"):
     """Show a 32 you looked at (joker32 option): the round starts again, no penalty."""
 
     word: ClassVar[str] = "cheers"
@@ -81,7 +88,7 @@ class Cheers(Action, frozen=True, tag="cheers"):
 MiaAction = Roll | Look | Announce | Pass | Challenge | GiveUp | BeatMia | Cheers
 
 
-class Dice(msgspec.Struct, frozen=True, tag="dice"):
+class Dice(msgspec.Struct, frozen=True, tag="mia.dice"):
     """Chance outcome: the dice of a roll, as a value (53 is a 5 and a 3)."""
 
     value: int
@@ -90,7 +97,7 @@ class Dice(msgspec.Struct, frozen=True, tag="dice"):
         return f"dice {self.value}"
 
 
-class FirstPlayer(msgspec.Struct, frozen=True, tag="first"):
+class FirstPlayer(msgspec.Struct, frozen=True, tag="mia.first"):
     """Chance outcome: the seat that starts the game."""
 
     player: int
@@ -149,49 +156,46 @@ def dice_outcome(die1: int, die2: int) -> Dice:
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 
-class GameStarted(Event, frozen=True, tag="game_started"):
+class GameStarted(Event, frozen=True, tag="mia.game_started"):
     players: int
     rules: str
 
 
-class RoundStarted(Event, frozen=True, tag="round_started"):
-    round: int
-    starter: int
 
 
-class Rolled(Event, frozen=True, tag="rolled"):
+class Rolled(Event, frozen=True, tag="mia.rolled"):
     """A player rolled (the dice stay hidden)."""
 
     player: int
 
 
-class Looked(PrivateEvent, frozen=True, tag="looked"):
+class Looked(DiceDealt, frozen=True, tag="mia.looked"):
     """The roller looked at the dice: only they see this event."""
 
     value: int
 
 
-class Announced(Event, frozen=True, tag="announced"):
+class Announced(Event, frozen=True, tag="mia.announced"):
     player: int
     value: int
 
 
-class Passed(Event, frozen=True, tag="passed"):
+class Passed(Event, frozen=True, tag="mia.passed"):
     player: int
     value: int
 
 
-class Challenged(Event, frozen=True, tag="challenged"):
+class Challenged(Event, frozen=True, tag="mia.challenged"):
     player: int
     announcer: int
     announced: int
 
 
-class GaveUp(Event, frozen=True, tag="gave_up"):
+class GaveUp(Event, frozen=True, tag="mia.gave_up"):
     player: int
 
 
-class Revealed(Event, frozen=True, tag="revealed"):
+class Revealed(DiceRevealed, frozen=True, tag="mia.revealed"):
     """The dice under the cup are shown to everyone."""
 
     value: int
@@ -199,18 +203,18 @@ class Revealed(Event, frozen=True, tag="revealed"):
     truthful: bool | None
 
 
-class MiaAttempt(Event, frozen=True, tag="mia_attempt"):
+class MiaAttempt(DiceRevealed, frozen=True, tag="mia.mia_attempt"):
     """An open roll against a Mia announcement (beat_mia option)."""
 
     player: int
     value: int
 
 
-class CheersShown(Event, frozen=True, tag="cheers"):
+class CheersShown(Event, frozen=True, tag="mia.cheers_shown"):
     player: int
 
 
-class Penalty(Event, frozen=True, tag="penalty"):
+class Penalty(Event, frozen=True, tag="mia.penalty"):
     """A player lost `amount` lives (sips in drinking mode; a stiff drink if `stiff`)."""
 
     player: int
@@ -218,12 +222,3 @@ class Penalty(Event, frozen=True, tag="penalty"):
     reason: str
     stiff: bool = False
 
-
-class Eliminated(Event, frozen=True, tag="eliminated"):
-    player: int
-
-
-class GameOver(Event, frozen=True, tag="game_over"):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    standings: tuple[int, ...]

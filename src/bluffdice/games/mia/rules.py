@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from bluffdice.games.base import RuleError
+from bluffdice.games.base import RuleError, Scoring
 from bluffdice.games.mia.values import Ranking
 from bluffdice.games.rulestring import format_rules, option
 
@@ -121,6 +121,11 @@ class MiaRules:
     def text(self) -> str:
         """The canonical rule string, e.g. `mia(lives=3,little_mia=on)`."""
         return format_rules(self.game_name, self)
+
+    def scoring(self) -> Scoring:
+        if self.mode == "lives":
+            return Scoring(left="lives", count_losses=self.end == "first_out")
+        return Scoring(left=None, count_losses=False)
 
     @cached_property
     def ranking(self) -> Ranking:

@@ -21,7 +21,17 @@ from typing import Any, SupportsIndex
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, TERMINAL, Event, IllegalAction, RuleError, Step, TableState
+from bluffdice.games.base import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    IllegalAction,
+    Outcome,
+    RuleError,
+    Step,
+    TableState,
+    places_from,
+)
 from bluffdice.games.mia.actions import (
     Action,
     Announce,
@@ -90,7 +100,7 @@ class RoundSummary(msgspec.Struct, frozen=True):
     penalties: tuple[Penalty, ...]
 
 
-class MiaView(msgspec.Struct, frozen=True):
+class MiaView(msgspec.Struct, frozen=True, tag="mia.view"):
     """What one player (or a spectator, `player` None) may know: never others' dice."""
 
     rules: str
@@ -123,6 +133,8 @@ class MiaState(TableState, frozen=True):
     joined: tuple[int, ...] = ()
     out: tuple[bool, ...] = ()
     eliminated: tuple[int, ...] = ()
+    eliminated_in: tuple[int, ...] = ()
+    """The round in which each of `eliminated` went out."""
     dice: int = 0
     roller: int = -1
     looked: bool = False
@@ -193,7 +205,10 @@ class MiaState(TableState, frozen=True):
             raise IllegalAction(self._why_illegal(action))
         events: list[Event] = []
         state = self._apply_action(action, events)
-        return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
+        # A look is hidden from the others (blind rolls), so it must not move the state
+        # id they see: the id counts public steps only.
+        moves = self.moves if isinstance(action, Look) else self.moves + 1
+        return Step(msgspec.structs.replace(state, moves=moves), tuple(events))
 
     def view(self, player: int | None) -> MiaView:
         rules: MiaRules = self.rules
@@ -235,6 +250,52 @@ class MiaState(TableState, frozen=True):
             return tuple(0.0 for _ in range(self.players))
         win, lose = 1.0 / len(winners), -1.0 / (self.players - len(winners))
         return tuple(win if i in winners else lose for i in range(self.players))
+
+    def outcome(self) -> Outcome | None:
+        """Places: in lives mode the players still in by lives left, those knocked out by
+        how long they lasted (two out in one round tie); in score and drinking modes by
+        the tally."""
+        if self.result is None:
+            return None
+        rules: MiaRules = self.rules
+        n = self.players
+        keys: list[tuple[int, ...]]
+        if rules.mode == "lives":
+            out_round = dict(zip(self.eliminated, self.eliminated_in, strict=True))
+            forever = 1 << 30
+            keys = [(out_round.get(p, forever), self.lives[p]) for p in range(n)]
+        elif rules.mode == "score":
+            keys = [(s,) for s in self.scores]
+        else:
+            keys = [(-self.drinks[p], -self.lost[p]) for p in range(n)]
+        return Outcome(
+            winners=self.result.winners,
+            losers=self.result.losers,
+            standings=self.result.standings,
+            places=places_from(keys),
+            left=self.lives,
+            score=self.scores,
+            eliminated=tuple(zip(self.eliminated, self.eliminated_in, strict=True)),
+            rounds=self.round,
+        )
+
+    def default_action(self) -> MiaAction:
+        """For a player out of time: the most modest legal move. Roll when a round must
+        be opened; hold the truth if looked at and allowed, else the smallest legal
+        announcement; challenge an announcement; give up against Mia."""
+        phase = self.phase
+        if phase == "open":
+            return Roll()
+        if phase == "hold":
+            legal = self._announceable()
+            if self.looked and self.dice in legal:
+                return Announce(self.dice)
+            return Announce(legal[0])
+        if phase == "respond":
+            return Challenge()
+        if phase == "mia":
+            return GiveUp()
+        raise IllegalAction(f"no player is to move in phase {phase}")
 
     def indistinguishable(self, player: int | None) -> list[MiaState]:
         """Other states that `player` cannot tell from this one (other dice under the cup,
@@ -439,6 +500,7 @@ class MiaState(TableState, frozen=True):
         rules: MiaRules = self.rules
         lost, drinks, out = list(self.lost), list(self.drinks), list(self.out)
         eliminated = list(self.eliminated)
+        eliminated_in = list(self.eliminated_in)
         joined = [j + (0 if o else 1) for j, o in zip(self.joined, self.out, strict=True)]
         penalties = []
         for player, reason in losers:
@@ -456,6 +518,7 @@ class MiaState(TableState, frozen=True):
                 if not out[player] and lost[player] >= rules.lives:
                     out[player] = True
                     eliminated.append(player)
+                    eliminated_in.append(self.round)
                     events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round, calls=self.calls, revealed=revealed, penalties=tuple(penalties)
@@ -467,6 +530,7 @@ class MiaState(TableState, frozen=True):
             joined=tuple(joined),
             out=tuple(out),
             eliminated=tuple(eliminated),
+            eliminated_in=tuple(eliminated_in),
             last_round=summary,
             dice=0,
             roller=-1,

@@ -1,0 +1,39 @@
+"""`bluffdice schema`: the JSON Schema of the wire format, for authors of clients and bots."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from bluffdice.cli.app import app, fail, out
+from bluffdice.games.base import BluffdiceError
+
+SCHEMA_HELP = (
+    "Print the JSON Schema of every message a table sends and takes (prompts, updates, "
+    "refusals, welcomes, moves), generated from the message types themselves.\n\n"
+    "Without GAME the schema covers every game; messages are told apart by their `type` "
+    "field (`mia.announce`, `liars-dice.view`, `update`), so a client decodes them without "
+    "knowing the game in advance. See docs/architecture.md.\n\n"
+    "Example: bluffdice schema mia > mia-schema.json"
+)
+
+
+@app.command(help=SCHEMA_HELP)
+def schema(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="Only this game's messages (mia, liars-dice, common-hand).", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """The `schema` command; its help text is SCHEMA_HELP."""
+    from bluffdice.table.wire import schema as wire_schema
+
+    try:
+        document = wire_schema(game)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    out.print_json(json.dumps(document))
