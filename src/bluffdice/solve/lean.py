@@ -297,9 +297,11 @@ class LeanSolver:
         np.copyto(total, self.regret_liar)
         for b in range(nb):
             total[: 1 << b] += self.regret_bid[1 << b : 2 << b]
+        # Totals in the subnormal range count as none: 1 / total would overflow float32.
+        tiny = np.finfo(self.dtype).tiny
         scale.fill(0)
-        np.divide(1, total, out=scale, where=total > 0)
-        np.less_equal(total, 0, out=self._flag)
+        np.divide(1, total, out=scale, where=total > tiny)
+        np.less_equal(total, tiny, out=self._flag)
         np.multiply(self._flag, self._uniform, out=total)  # uniform where no regret
         np.multiply(self.regret_liar, scale, out=self.sigma_liar)
         self.sigma_liar += total
