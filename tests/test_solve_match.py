@@ -108,25 +108,25 @@ def test_with_one_life_each_the_match_is_the_single_round() -> None:
     match_game = mia.build(spec.round, stakes=m.MatchStakes(spec, (1, 1), boom, boom))
     round_game = mia.build(spec.round)
     a, b = Solver(match_game), Solver(round_game)
-    a.iterate(40)
-    b.iterate(40)
+    a.iterate(12)
+    b.iterate(12)
     assert a.exploitability() == b.exploitability()
 
 
 def test_the_solved_match_is_monotone_in_lives_and_its_exploitability_is_measured() -> None:
     rules = parse_rules("mia(lives=2,pass=off,mia_end=instant)", game="mia")
     spec = m.spec_from_rules(m.match_rules(rules))
-    sol = m.solve(spec, "test", target=1e-3)
+    sol = m.solve(spec, "test", target=3e-3)
     assert len(sol.states) == 4
     for a in (1, 2):
         for b in (1,):
             assert sol.win_probability(a, b + 1) < sol.win_probability(a, b)
             assert sol.win_probability(b + 1, a) > sol.win_probability(b, a)
     for s in sol.states.values():
-        assert s.exploitability <= 1e-3
+        assert s.exploitability <= 3e-3
         # Best responses gain at least the equilibrium value, and not much more.
         assert s.br_opener >= s.value - 1e-12 and s.br_other >= -s.value - 1e-12
-        assert s.match_exploitability <= 3 * 1e-3
+        assert s.match_exploitability <= 3 * 3e-3
     one = sol.states[(1, 1)]
     assert one.match_exploitability == pytest.approx(one.exploitability, abs=1e-12)
     assert sol.exploitability == max(s.match_exploitability for s in sol.states.values())
