@@ -101,3 +101,32 @@ def test_explain_policy_json_has_a_challenge_chance_for_each_opening_claim() -> 
     # Nobody challenges the lowest claims, and higher claims draw more challenges.
     assert opening["31"] == 0 and opening["66"] > opening["53"]
     assert doc["sentences"]
+
+
+def test_solve_match_prints_the_win_table_and_its_exploitability(tmp_path: Path) -> None:
+    rules = "mia(lives=2,pass=off,mia_end=instant)"
+    code, stdout, stderr = invoke(
+        "solve", "mia", "--match", "--rules", rules, "--target-exploitability", "5e-3", "--json"
+    )
+    assert code == 0, stderr
+    doc = json.loads(stdout)
+    table = doc["win_probability"]
+    assert len(table) == 2 and all(len(row) == 2 for row in table)
+    assert table[1][0] > table[0][0] > table[0][1]  # more lives, better chances
+    assert doc["exploitability"] == max(s["match_exploitability"] for s in doc["states"])
+    assert all(s["round_exploitability"] <= 5e-3 for s in doc["states"])
+    code, stdout, _ = invoke("solve", "mia", "--match", "--rules", rules, "--iterations", "5")
+    assert code != 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "liars-dice", "--match"], "--match is for mia"),
+        (["solve", "mia", "--match", "--rules", "drinking"], "lives mode only"),
+        (["solve", "mia", "--match", "--pass-cap", "1"], "does not go with --match"),
+    ],
+)
+def test_solve_match_refuses_what_it_cannot_solve(args: list[str], message: str) -> None:
+    code, _, stderr = invoke(*args)
+    assert code != 0 and message in stderr
