@@ -25,3 +25,12 @@ def script(rules: str, players: int, steps: list[str]) -> Game:
 @pytest.fixture
 def play_script() -> Any:
     return script
+
+
+@pytest.fixture(autouse=True)
+def _own_default_database(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test writes to the user's own store: the default database is a fresh file."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("BLUFFDICE_DB", str(folder / "bluffdice.db"))

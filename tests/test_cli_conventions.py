@@ -9,11 +9,12 @@ import inspect
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
-import click
 import pytest
 import typer
-from typer.testing import CliRunner
+from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.testing import CliRunner, Result
 
 from bluffdice.cli import app
 from bluffdice.store import Store
@@ -22,36 +23,50 @@ runner = CliRunner()
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def invoke(*args: str, stdin: str | None = None) -> click.testing.Result:
+def invoke(*args: str, stdin: str | None = None) -> Result:
     result = runner.invoke(app, list(args), input=stdin)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception  # a crash, not a refusal: show its traceback
     return result
 
 
-def commands() -> list[tuple[str, click.Command]]:
-    """Every command, `odds mia` and `odds liars-dice` included, with its full name."""
-    found: list[tuple[str, click.Command]] = []
+def commands() -> list[tuple[str, Any]]:
+    """Every command, `odds mia` and `odds liars-dice` included, with its full name.
 
-    def walk(prefix: str, group: click.Group) -> None:
+    Typer's own classes are checked, not click's: typer 0.26 and later carry their own
+    copy of click, whose objects are no instances of the `click` package's classes."""
+    found: list[tuple[str, Any]] = []
+
+    def walk(prefix: str, group: TyperGroup) -> None:
         for name, command in group.commands.items():
             full = f"{prefix} {name}".strip()
-            if isinstance(command, click.Group):
+            if isinstance(command, TyperGroup):
                 walk(full, command)
             else:
                 found.append((full, command))
 
-    walk("", typer.main.get_group(app))
+    root = typer.main.get_command(app)
+    assert isinstance(root, TyperGroup)
+    walk("", root)
     return found
+
+
+def test_the_command_walk_reaches_every_command_and_parameter() -> None:
+    """The per-command checks below run on real commands and parameters: the walk goes
+    into the `odds` group, and typer's Argument and Option classes match what it built."""
+    found = dict(commands())
+    assert {"play", "rules", "tournament", "replay", "odds mia", "odds liars-dice"} <= set(found)
+    params = [p for _, command in found.items() for p in command.params]
+    assert sum(isinstance(p, TyperArgument) for p in params) >= 4
+    assert sum(isinstance(p, TyperOption) for p in params) >= 40
+    assert all(isinstance(p, TyperArgument | TyperOption) for p in params)
 
 
 # --- help -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("name", "command"), commands(), ids=lambda c: str(c))
-def test_help_is_prose_with_every_option_and_argument_explained(
-    name: str, command: click.Command
-) -> None:
+def test_help_is_prose_with_every_option_and_argument_explained(name: str, command: Any) -> None:
     text = inspect.cleandoc(command.help or "")
     assert text, f"{name} has no help"
     # Typer keeps single line breaks inside paragraphs, so a wrapped docstring would
@@ -59,9 +74,9 @@ def test_help_is_prose_with_every_option_and_argument_explained(
     for paragraph in text.split("\n\n"):
         assert "\n" not in paragraph, f"{name}: hard line break in {paragraph!r}"
     for param in command.params:
-        if isinstance(param, click.Argument):
+        if isinstance(param, TyperArgument):
             assert param.metavar and param.metavar.isupper(), f"{name}: {param.name} metavar"
-        if isinstance(param, click.Option) and "--help" not in param.opts:
+        if isinstance(param, TyperOption) and "--help" not in param.opts:
             assert getattr(param, "help", None), f"{name}: {param.opts} has no help"
     plot = [p for p in command.params if "--plot" in getattr(p, "opts", [])]
     for option in plot:

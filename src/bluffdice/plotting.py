@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 FORMATS = (".png", ".svg")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
+    docs,
     odds,
     play,
     replay,
@@ -12,9 +13,10 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     schema,
     solve,
     tournament,
+    verify,
 )
 from bluffdice.cli.app import app, say_error
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 
 def main() -> None:

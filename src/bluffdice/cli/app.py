@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from bluffdice.games.base import BluffdiceError
-from bluffdice.games.registry import parse_rules
+from bluffdice.errors import BluffdiceError
 from bluffdice.plotting import check_plot_path, save_figure
-from bluffdice.store import Store
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bluffdice.store import Store
 
 app = typer.Typer(
     name="bluffdice",
@@ -23,16 +24,75 @@ app = typer.Typer(
         "rule string such as 'mia(lives=3,little_mia=on,pass=off)'; see `bluffdice rules`."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    # Plain help: it wraps instead of cutting long option names, and it does not import
+    # typer's Rich help module, which alone costs about as much as typer itself.
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-out = Console()
+
+def escape(text: str) -> str:
+    """Rich's markup escape, imported when first needed (see _LazyConsole)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+class _LazyConsole:
+    """A Rich console made on first use: importing `rich.console` costs about as much as
+    typer itself, and `bluffdice --help` prints without it."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def _real(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real(), name)
+
+    def __enter__(self) -> Console:  # `with console:` (Rich's Live and Progress do it)
+        return self._real().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self._real().__exit__(*exc)  # type: ignore[arg-type]
+
+
+out = cast("Console", _LazyConsole(stderr=False))
 """Standard output: results and --json."""
 
-err = Console(stderr=True)
+err = cast("Console", _LazyConsole(stderr=True))
 """Standard error: progress, prompts' errors and messages."""
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from bluffdice import __version__
+
+        typer.echo(f"bluffdice {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_show_version,
+            is_eager=True,
+            help="Print the version of bluffdice and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Options of `bluffdice` itself (the app's help text is the Typer's)."""
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -64,9 +124,12 @@ def write_plot(fig: Any, path: Path) -> None:
         raise fail(str(exc)) from None
 
 
-def open_store(db: str, create: bool = True) -> Store:
-    """Open --db; a bad URL, a missing file or a database driver that is not installed
-    is a clear error (exit 2), never a traceback."""
+def open_store(db: str | None, create: bool = True) -> Store:
+    """Open --db (None: $BLUFFDICE_DB, else the per-user data file); a bad URL, a missing
+    file, a newer store or a database driver that is not installed is a clear error
+    (exit 2), never a traceback. SQLAlchemy is imported here, not at start."""
+    from bluffdice.store import Store
+
     try:
         return Store(db, create=create)
     except BluffdiceError as exc:
@@ -77,6 +140,8 @@ def open_store(db: str, create: bool = True) -> Store:
 
 def rules_option(text: str, game: str | None = None) -> Any:
     """Parse a --rules value, turning a bad one into a clear error and exit code 2."""
+    from bluffdice.games.registry import parse_rules
+
     try:
         return parse_rules(text, game=game)
     except BluffdiceError as exc:

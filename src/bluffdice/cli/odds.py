@@ -5,19 +5,19 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
 
 from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
-from bluffdice.games.mia.rules import MiaRules
-from bluffdice.games.mia.values import MIA, parse_value
-from bluffdice.games.registry import parse_rules, preset_name
-from bluffdice.odds import binomial
-from bluffdice.odds import mia as mia_odds
-from bluffdice.odds.mia_table import ROLLS
+
+if TYPE_CHECKING:  # the odds modules load when an odds command runs, not at start
+    from bluffdice.games.mia.rules import MiaRules
+    from bluffdice.odds import binomial
+    from bluffdice.odds import mia as mia_odds
+
+ROLLS = 36
+"""A fresh Mia roll: two dice, 36 equally likely ways."""
 
 odds_app = typer.Typer(
     name="odds",
@@ -25,11 +25,13 @@ odds_app = typer.Typer(
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(odds_app, name="odds")
+app.add_typer(odds_app, name="odds", short_help="Exact odds of Mia values and Liar's Dice bids.")
 
 JsonOption = Annotated[
     bool,
-    typer.Option("--json", help="Print one JSON document (see docs/odds.md) and nothing else."),
+    typer.Option(
+        "--json", help="Print one JSON document (see `bluffdice docs odds`) and nothing else."
+    ),
 ]
 PlotOption = Annotated[
     Path | None,
@@ -69,6 +71,8 @@ def _emit(doc: dict[str, Any]) -> None:
 
 
 def _rules_title(rules: Any) -> str:
+    from bluffdice.games.registry import preset_name
+
     name = preset_name(rules)
     return f"{name}: {rules.text}" if name else rules.text
 
@@ -80,7 +84,7 @@ MIA_HELP = (
     "Every Mia value in ranking order: how often a fresh roll beats it, ties it or is worse, "
     "as percentages and exact fractions, with the median roll marked.\n\n"
     "With --believe VALUE: believe that announcement or challenge it? The expected lives "
-    "lost for each answer, under the model of docs/odds.md (players tell the truth when "
+    "lost for each answer, under the model of `bluffdice docs odds` (players tell the truth when "
     "their roll allows, else the smallest legal lie)."
 )
 
@@ -92,7 +96,7 @@ LIARS_DICE_HELP = (
 )
 
 
-@odds_app.command("mia", help=MIA_HELP)
+@odds_app.command("mia", help=MIA_HELP, short_help="Every Mia value: how often a roll beats it.")
 def mia(
     rules: Annotated[
         str,
@@ -108,7 +112,7 @@ def mia(
         typer.Option(
             "--believe",
             help="Instead of the table: should you believe this announcement (e.g. 62, mia)? "
-            "Expected loss of believing vs challenging, by the model of docs/odds.md.",
+            "Expected loss of believing vs challenging, by the model of `bluffdice docs odds`.",
             metavar="VALUE",
         ),
     ] = None,
@@ -134,6 +138,8 @@ def mia(
     plot: PlotOption = None,
 ) -> None:
     """The `odds mia` command; its help text is MIA_HELP."""
+    from bluffdice.games.registry import preset_name
+
     parsed: MiaRules = rules_option(rules, game="mia")
     path = plot_target(plot)
     if after is not None and believe is None:
@@ -154,6 +160,8 @@ def mia(
 
 def mia_document(rules: MiaRules) -> dict[str, Any]:
     """The JSON document of `bluffdice odds mia --json`."""
+    from bluffdice.odds import mia as mia_odds
+
     return {
         "rules": rules.text,
         "median": mia_odds.median(rules),
@@ -187,6 +195,11 @@ def mia_document(rules: MiaRules) -> dict[str, Any]:
 
 
 def _mia_table(rules: MiaRules) -> None:
+    from rich import box
+    from rich.table import Table
+
+    from bluffdice.odds import mia as mia_odds
+
     rows = mia_odds.tier_table(rules)
     middle = mia_odds.median_tier(rules)
     ties = any(len(r.values) > 1 for r in rows)
@@ -222,6 +235,8 @@ def _mia_table(rules: MiaRules) -> None:
 
 
 def _parse_value(text: str, what: str) -> int:
+    from bluffdice.games.mia.values import parse_value
+
     try:
         return parse_value(text)
     except ValueError as exc:
@@ -229,6 +244,9 @@ def _parse_value(text: str, what: str) -> int:
 
 
 def _believe(rules: MiaRules, believe: str, after: str | None, spread: int, as_json: bool) -> None:
+    from bluffdice.games.mia.values import MIA
+    from bluffdice.odds import mia as mia_odds
+
     announced = _parse_value(believe, "--believe")
     ranking = rules.ranking
     if after is None:
@@ -284,12 +302,14 @@ def _loss(p: Fraction) -> str:
 
 
 def _decision_table(rules: MiaRules, announced: int, decisions: list[mia_odds.Decision]) -> None:
+    from rich.table import Table
+
     names = list(decisions[0].options)
     table = Table(
         title=f"{rules.ranking.name(announced)} announced: believe or challenge? "
         f"({_rules_title(rules)})",
-        caption="Expected lives lost by the receiver, by the model of docs/odds.md: players "
-        "tell the truth when their roll allows, else the smallest legal lie. Add --after "
+        caption="Expected lives lost by the receiver, by the model of `bluffdice docs odds`: "
+        "players tell the truth when their roll allows, else the smallest legal lie. Add --after "
         "VALUE for one case explained.",
         title_justify="left",
         caption_justify="left",
@@ -313,13 +333,16 @@ def _decision_table(rules: MiaRules, announced: int, decisions: list[mia_odds.De
 
 
 def _explain(rules: MiaRules, d: mia_odds.Decision, spread: int) -> None:
+    from rich import box
+    from rich.table import Table
+
     name = rules.ranking.name(d.announced)
     prev = "as the round's opening" if d.previous is None else f"after {d.previous}"
     lie = "the smallest legal lie" if spread == 0 else f"one of the {spread + 1} smallest lies"
     out.print(f"[bold]{name} announced {prev}[/]  ({_rules_title(rules)})", highlight=False)
     out.print(
         f"[dim]Model: every player rolls, looks, tells the truth when the roll allows it, "
-        f"else tells {lie}; see docs/odds.md.[/]",
+        f"else tells {lie}; see bluffdice docs odds.[/]",
         highlight=False,
     )
     out.print(
@@ -340,17 +363,22 @@ def _explain(rules: MiaRules, d: mia_odds.Decision, spread: int) -> None:
     out.print(f"[bold]Best: {d.best}[/]{saving} on average.", highlight=False)
 
 
-_VERBS = {
-    mia_odds.CHALLENGE: "the next player challenges",
-    mia_odds.LOOK: "the next player looks",
-    mia_odds.GIVE_UP: "the next player gives up",
-    mia_odds.BEAT: "the next player rolls to beat it",
-    mia_odds.BELIEVE: "the next player believes and rolls",
-    mia_odds.SHOWN: "your dice are shown at once",
-}
+def _verbs() -> dict[str, str]:
+    from bluffdice.odds import mia as mia_odds
+
+    return {
+        mia_odds.CHALLENGE: "the next player challenges",
+        mia_odds.LOOK: "the next player looks",
+        mia_odds.GIVE_UP: "the next player gives up",
+        mia_odds.BEAT: "the next player rolls to beat it",
+        mia_odds.BELIEVE: "the next player believes and rolls",
+        mia_odds.SHOWN: "your dice are shown at once",
+    }
 
 
 def _why(rules: MiaRules, d: mia_odds.Decision, option: str, spread: int) -> str:
+    from bluffdice.odds import mia as mia_odds
+
     a = d.announced
     if option == mia_odds.CHALLENGE:
         return f"you lose if the {a} is true ({pct(d.p_true)})"
@@ -358,7 +386,7 @@ def _why(rules: MiaRules, d: mia_odds.Decision, option: str, spread: int) -> str
         p = mia_odds.p_truthful_beats(rules, a)
         verb = "equal or beat" if rules.relaxed_raise else "beat"
         answers = mia_odds.lie_answers(rules, a, spread=spread)
-        lies = " or ".join(f"{v} ({_VERBS[answer]})" for v, answer in answers.items())
+        lies = " or ".join(f"{v} ({_verbs()[answer]})" for v, answer in answers.items())
         return (
             f"a fresh roll lets you {verb} {a} truthfully {pct(p)} of the time "
             f"({_over_36(p)}); otherwise you lie {lies}"
@@ -381,7 +409,9 @@ MAX_DICE = 1000
 """Exact tables grow with the square of the dice; a thousand still print in about a second."""
 
 
-@odds_app.command("liars-dice", help=LIARS_DICE_HELP)
+@odds_app.command(
+    "liars-dice", help=LIARS_DICE_HELP, short_help="How likely each bid is: P(at least q) per face."
+)
 def liars_dice(
     dice: Annotated[
         int | None,
@@ -438,6 +468,8 @@ def liars_dice(
     plot: PlotOption = None,
 ) -> None:
     """The `odds liars-dice` command; its help text is LIARS_DICE_HELP."""
+    from bluffdice.odds import binomial
+
     wild_face, faces, dice = _dice_setup(dice, wild, faces, rules, players)
     try:
         own_dice = binomial.parse_dice(own, faces) if own else ()
@@ -468,6 +500,8 @@ def _dice_setup(
     players: int | None,
 ) -> tuple[int | None, int, int]:
     """(wild face, faces, dice in play) from the flags, or from --rules where flags are absent."""
+    from bluffdice.odds import binomial
+
     wild_face: int | None = 1 if wild is None or wild else None
     if rules is not None:
         try:
@@ -507,6 +541,8 @@ def liars_dice_document(
     rules: str | None,
 ) -> dict[str, Any]:
     """The JSON document of `bluffdice odds liars-dice --json`."""
+    from bluffdice.games.registry import parse_rules
+
     return {
         "rules": parse_rules(rules).text if rules else None,
         "dice": dice,
@@ -540,6 +576,8 @@ def liars_dice_document(
 
 
 def _faces_table(table: list[binomial.FaceOdds], faces: int, own: tuple[int, ...]) -> None:
+    from rich.table import Table
+
     first = table[0]
     shown = [
         q
@@ -582,6 +620,8 @@ def _short(p: Fraction, limit: int = 28) -> str:
 
 
 def _face_detail(f: binomial.FaceOdds, own: tuple[int, ...]) -> None:
+    from rich.table import Table
+
     table = Table(
         title=f"{_ld_title(f.dice, f.wild, own)}: bids on {f.face}s",
         caption=f"Each of the {f.unknown} unknown dice counts with chance {exact(f.p_die)}; "

@@ -8,30 +8,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from bluffdice.cli.app import app, fail, open_store, out
-from bluffdice.games.base import CHANCE, BluffdiceError, Event, PrivateEvent
-from bluffdice.games.registry import get_game, parse_rules, preset_name
-from bluffdice.store import DEFAULT_DB, Store, StoredGame, StoreError
-from bluffdice.table import TABLE, TimedOut
-from bluffdice.table.replay import rebuild
+from bluffdice.cli.app import app, escape, fail, open_store, out
+from bluffdice.errors import BluffdiceError
+from bluffdice.store import StoreError
+
+if TYPE_CHECKING:  # the games, the table and the store load when the command runs
+    from bluffdice.games.base import Event
+    from bluffdice.store import Store, StoredGame
 
 REPLAY_HELP = (
     "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
-    "Tournaments store every game (`bluffdice tournament --db FILE`); --list shows the "
+    "Tournaments store every game, by default in bluffdice.db in your data folder "
+    "($BLUFFDICE_DB or --db choose another); --list says where the store is and shows the "
     "tournaments with the ids of their games, --list --tournament N that tournament's "
     "games.\n\n"
     "Example: bluffdice replay --list, then bluffdice replay 1"
 )
 
 
-@app.command(help=REPLAY_HELP)
+@app.command(help=REPLAY_HELP, short_help="Replay a stored game, or list the stored games.")
 def replay(
     game_id: Annotated[
         int | None,
@@ -40,8 +39,13 @@ def replay(
         ),
     ] = None,
     db: Annotated[
-        str, typer.Option(help="SQLite file or SQLAlchemy URL the games are stored in.")
-    ] = DEFAULT_DB,
+        str | None,
+        typer.Option(
+            help="SQLite file or SQLAlchemy URL the games are stored in; default: "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON (the moves and their events), nothing else.")
     ] = False,
@@ -72,6 +76,8 @@ def replay(
 
 
 def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> None:
+    from rich.table import Table
+
     if tournament is None:
         rows = store.tournaments()
         first = {t.id: store.first_game_id(t.id) for t in rows}
@@ -93,7 +99,8 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
             ]
             out.print_json(json.dumps(data))
             return
-        table = Table(title=f"Tournaments in {store.url}", title_style="bold")
+        out.print(f"Database: {escape(store.location)}", soft_wrap=True, highlight=False)
+        table = Table(title="Tournaments", title_style="bold")
         for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
             table.add_column(
                 column,
@@ -115,7 +122,7 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
         out.print(table if rows else "No tournaments stored yet.")
         return
     if tournament not in {t.id for t in store.tournaments()}:
-        raise StoreError(f"no tournament {tournament} in {store.url} (see replay --list)")
+        raise StoreError(f"no tournament {tournament} in {store.location} (see replay --list)")
     games = store.games(tournament, limit)
     if as_json:
         out.print_json(
@@ -142,13 +149,20 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
 
 
 def _rules_name(text: str) -> str:
-    try:
-        return preset_name(parse_rules(text)) or text
+    from bluffdice.games.registry import parse_rules, preset_name, rules_string
+
+    try:  # stored rules name every option: show the preset, or only what differs
+        return preset_name(parse_rules(text)) or rules_string(parse_rules(text))
     except BluffdiceError:
         return text
 
 
 def _replay(stored: StoredGame, as_json: bool) -> None:
+    import msgspec
+
+    from bluffdice.games.base import CHANCE
+    from bluffdice.games.registry import get_game, parse_rules
+
     record = stored.record
     spec = get_game(record.game)
     names = list(stored.bots)
@@ -216,6 +230,9 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
 
 def _moves(stored: StoredGame, presenter: Any) -> list[tuple[int, str, str, list[Event]]]:
     """The game rebuilt at a table: (who acted, what, what the cup held, events) per step."""
+    from bluffdice.table import TABLE, TimedOut
+    from bluffdice.table.replay import rebuild
+
     table = rebuild(stored.record, names=stored.bots)
     moves = []
     before: Any = table.initial
@@ -241,6 +258,10 @@ def _presenter(rules: Any) -> Any:
 def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
     """Public events as any spectator reads them; a private one (someone's own dice) as
     its owner saw it, marked with whose it was: the game is over, nothing is secret."""
+    import msgspec
+
+    from bluffdice.games.base import PrivateEvent
+
     if presenter is not None:
         if isinstance(event, PrivateEvent):
             said = presenter.event(event, names, event.player)

@@ -7,17 +7,15 @@ rule field or preset appears here without touching this module.
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
-from rich.markup import escape
-from rich.padding import Padding
-from rich.table import Table
 
-from bluffdice.cli.app import app, out, rules_option
-from bluffdice.games.registry import GameSpec, game_of, games, preset_name, rules_string
-from bluffdice.games.rulestring import OptionInfo, allowed_text, describe_value, option_infos
+from bluffdice.cli.app import app, escape, out, rules_option
+
+if TYPE_CHECKING:  # the games load when the command runs, not when the CLI starts
+    from bluffdice.games.registry import GameSpec
+    from bluffdice.games.rulestring import OptionInfo
 
 RULES_HELP = (
     "List the games and their presets, or explain every option of one rule set.\n\n"
@@ -26,7 +24,7 @@ RULES_HELP = (
 )
 
 
-@app.command(help=RULES_HELP)
+@app.command(help=RULES_HELP, short_help="List the games and presets, or explain a rule set.")
 def rules(
     ruleset: Annotated[
         str | None,
@@ -39,6 +37,8 @@ def rules(
     json: Annotated[bool, typer.Option("--json", help="Print JSON and nothing else.")] = False,
 ) -> None:
     """The `rules` command; its help text is RULES_HELP."""
+    from bluffdice.games.registry import games
+
     if ruleset is None:
         listing = [game_entry(spec) for spec in games()]
         if json:
@@ -56,10 +56,14 @@ def rules(
 
 def print_json(data: Any) -> None:
     """JSON on stdout with nothing else (no Rich wrapping or highlighting)."""
+    import msgspec
+
     typer.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
 
 
 def game_entry(spec: GameSpec) -> dict[str, Any]:
+    from bluffdice.games.registry import rules_string
+
     return {
         "name": spec.name,
         "title": spec.title,
@@ -79,6 +83,8 @@ def game_entry(spec: GameSpec) -> dict[str, Any]:
 
 
 def option_entry(info: OptionInfo, value: Any, default: Any) -> dict[str, Any]:
+    from bluffdice.games.rulestring import allowed_text
+
     return {
         "key": info.key,
         "value": value,
@@ -93,6 +99,9 @@ def option_entry(info: OptionInfo, value: Any, default: Any) -> dict[str, Any]:
 
 
 def ruleset_entry(chosen: Any) -> dict[str, Any]:
+    from bluffdice.games.registry import game_of, preset_name, rules_string
+    from bluffdice.games.rulestring import option_infos
+
     spec = game_of(chosen)
     default = spec.default_rules()
     names = {f.metadata["bluffdice"]["key"] or f.name: f.name for f in option_fields(chosen)}
@@ -114,6 +123,10 @@ def option_fields(chosen: Any) -> list[dataclasses.Field[Any]]:
 
 
 def show_games(specs: list[GameSpec]) -> None:
+    from rich.table import Table
+
+    from bluffdice.games.registry import rules_string
+
     for spec in specs:
         aliases = f" (also {', '.join(spec.aliases)})" if spec.aliases else ""
         out.print(
@@ -133,6 +146,10 @@ def show_games(specs: list[GameSpec]) -> None:
 
 
 def show_ruleset(entry: dict[str, Any]) -> None:
+    from rich.padding import Padding
+
+    from bluffdice.games.rulestring import describe_value
+
     preset = f" (preset {entry['preset']})" if entry["preset"] else ""
     out.print(f"[bold]{entry['title']}[/]: {escape(entry['rules'])}{escape(preset)}")
     for item in entry["options"]:

@@ -8,24 +8,26 @@ from typing import Annotated
 import typer
 
 from bluffdice.cli.app import app, fail, out
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
 
 SCHEMA_HELP = (
     "Print the JSON Schema of every message a table sends and takes (prompts, updates, "
     "refusals, welcomes, moves), generated from the message types themselves.\n\n"
     "Without GAME the schema covers every game; messages are told apart by their `type` "
     "field (`mia.announce`, `liars-dice.view`, `update`), so a client decodes them without "
-    "knowing the game in advance. See docs/architecture.md.\n\n"
+    "knowing the game in advance. See `bluffdice docs architecture`.\n\n"
     "Example: bluffdice schema mia > mia-schema.json"
 )
 
 
-@app.command(help=SCHEMA_HELP)
+@app.command(help=SCHEMA_HELP, short_help="The JSON Schema of the messages tables send and take.")
 def schema(
     game: Annotated[
         str | None,
         typer.Argument(
-            help="Only this game's messages (mia, liars-dice, common-hand).", show_default=False
+            metavar="GAME",
+            help="Only this game's messages (mia, liars-dice, common-hand).",
+            show_default=False,
         ),
     ] = None,
 ) -> None:

@@ -6,14 +6,15 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from bluffdice.cli.app import app, err, fail, out, plot_target, write_plot
-from bluffdice.games.base import BluffdiceError
+from bluffdice.errors import BluffdiceError
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 DEFAULT_TARGET = 1e-3
 MAX_ITERATIONS = 1_000_000
@@ -35,7 +36,7 @@ EXPLAIN_HELP = (
 )
 
 
-@app.command(help=SOLVE_HELP)
+@app.command(help=SOLVE_HELP, short_help="Solve a heads-up round with CFR: value, exploitability.")
 def solve(
     game: Annotated[
         str, typer.Argument(metavar="GAME", help="The game: mia or liars-dice (also dudo).")
@@ -68,7 +69,7 @@ def solve(
         typer.Option(
             help="Mia with the pass: at most this many passes between two rolls (default 2); "
             "after them, passing the same value on counts as the endless exchange it starts "
-            "(a draw). See docs/solve.md.",
+            "(a draw). See `bluffdice docs solve`.",
             min=0,
             max=6,
         ),
@@ -140,6 +141,8 @@ def solve(
 
     solver = Solver(prob.public, algorithm)  # type: ignore[arg-type]
     started = time.perf_counter()
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn("[bold]solving[/]"),
         BarColumn(),
@@ -350,6 +353,8 @@ def _print_match(result: dict[str, Any]) -> None:
 
 
 def _print_result(result: dict[str, Any]) -> None:
+    from rich.table import Table
+
     table = Table(title=result["title"], show_header=False, title_justify="left")
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
@@ -382,7 +387,9 @@ def _print_result(result: dict[str, Any]) -> None:
     out.print(table)
 
 
-@app.command("explain-policy", help=EXPLAIN_HELP)
+@app.command(
+    "explain-policy", help=EXPLAIN_HELP, short_help="When the solved Mia policy believes and lies."
+)
 def explain_policy(
     rules: Annotated[
         str,
@@ -475,6 +482,8 @@ def _shade(p: float) -> str:
 
 
 def _challenge_table(ex: Any) -> Table:
+    from rich.table import Table
+
     claims = [w for w in ex.values if any(w in row for row in ex.challenge.values())]
     table = Table(
         title="Chance of a challenge (%; ● always, · never)\nrows: what the claim had to "
@@ -496,6 +505,8 @@ def _challenge_table(ex: Any) -> Table:
 
 
 def _opening_table(ex: Any) -> Table:
+    from rich.table import Table
+
     table = Table(title="Opening the round: what to announce", title_justify="left")
     table.add_column("roll", style="bold")
     table.add_column("announce")

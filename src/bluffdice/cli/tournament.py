@@ -5,36 +5,25 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shlex
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from sqlalchemy import delete
-from sqlalchemy.orm import Session
 
-from bluffdice.bots.base import available_bots
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
-from bluffdice.games.base import BluffdiceError
-from bluffdice.games.record import Record
-from bluffdice.games.registry import get_game, parse_rules, preset_name, rules_string
-from bluffdice.store import DEFAULT_DB, Store, database_url
-from bluffdice.store.models import GameRow, TournamentRow
-from bluffdice.tournament.executors import EXECUTORS, make_executor
-from bluffdice.tournament.play import GameResult
-from bluffdice.tournament.plot import plot_standings
-from bluffdice.tournament.runner import TournamentConfig, make_config, run_tournament
-from bluffdice.tournament.stats import BotLine, Standings
+from bluffdice.errors import BluffdiceError
+from bluffdice.store.location import sqlite_path
+
+if TYPE_CHECKING:  # the tournament machinery (openskill, SQLAlchemy) loads when it runs
+    from rich.table import Table
+
+    from bluffdice.store import Store
+    from bluffdice.tournament.play import GameResult
+    from bluffdice.tournament.runner import TournamentConfig
+    from bluffdice.tournament.stats import BotLine, Standings
 
 AUTO_WORKERS_FROM = 400
 """Below this many games one process is faster than starting a pool."""
@@ -51,7 +40,7 @@ TOURNAMENT_HELP = (
 )
 
 
-@app.command(help=TOURNAMENT_HELP)
+@app.command(help=TOURNAMENT_HELP, short_help="Play bots against each other and rank them.")
 def tournament(
     game: Annotated[str, typer.Option(help="The game: mia, or another game's name.")] = "mia",
     rules: Annotated[
@@ -100,13 +89,32 @@ def tournament(
         typer.Option(help="Draw ratings and rates to this .png or .svg file.", metavar="FILE"),
     ] = None,
     db: Annotated[
-        str, typer.Option(help="SQLite file or SQLAlchemy URL where every game is stored.")
-    ] = DEFAULT_DB,
+        str | None,
+        typer.Option(
+            help="SQLite file or SQLAlchemy URL where every game is stored; default: "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder (replay --list shows it).",
+            show_default=False,
+        ),
+    ] = None,
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Store the games (for `replay`).")
     ] = True,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="seeded (reproducible by --seed) or fair: every game's dice come from a "
+            "commit-reveal stream whose seeds are stored, so `bluffdice verify GAME_ID` can "
+            "check them (still reproducible by --seed).",
+        ),
+    ] = "seeded",
 ) -> None:
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
+    from bluffdice.bots.base import available_bots
+    from bluffdice.games.registry import get_game, rules_string
+    from bluffdice.tournament.executors import EXECUTORS, make_executor
+    from bluffdice.tournament.plot import plot_standings
+    from bluffdice.tournament.runner import make_config
+
     try:
         spec = get_game(game)
     except BluffdiceError as exc:
@@ -120,7 +128,7 @@ def tournament(
     names = bots.split(",") if bots is not None else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
     try:
-        config = make_config(rules_string(parsed), names, games, the_seed, seats)
+        config = make_config(rules_string(parsed), names, games, the_seed, seats, dice)
         runner = make_executor(executor, _workers(workers, games))
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
@@ -128,15 +136,19 @@ def tournament(
     database = open_store(db) if store else None
     tid = None
     if database is not None:
-        tid = database.start_tournament(
-            game=config.game,
-            rules=config.rules,
-            bots=config.bots,
-            names=config.names,
-            seats=config.seats,
-            games=config.games,
-            seed=config.seed,
-        )
+        try:
+            tid = database.start_tournament(
+                game=config.game,
+                rules=config.rules,
+                bots=config.bots,
+                names=config.names,
+                seats=config.seats,
+                games=config.games,
+                seed=config.seed,
+            )
+        except BluffdiceError as exc:
+            database.close()
+            raise fail(str(exc)) from None
     started = time.perf_counter()
     try:
         standings = _run(config, runner, _workers(workers, games), database, tid)
@@ -144,12 +156,19 @@ def tournament(
         if database is not None and tid is not None:
             _discard(database, tid, created)
         raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail(_interrupted(database, tid), code=130) from None
     seconds = time.perf_counter() - started
     lines = standings.lines()
-    summary = _summary(config, standings, lines, tid, db if store else None)
+    where = database.location if database is not None else None
+    summary = _summary(config, standings, lines, tid, where)
     if database is not None and tid is not None:
-        database.finish_tournament(tid, summary)
-        database.close()
+        try:
+            database.finish_tournament(tid, summary)
+        except BluffdiceError as exc:
+            raise fail(str(exc)) from None
+        finally:
+            database.close()
     rate_label = "loss rate" if standings.count_losses else "win rate"
     if plot is not None:
         plot_standings(lines, plot, _title(config, tid), rate_label)
@@ -158,30 +177,61 @@ def tournament(
         return
     out.print(_table(config, standings, lines, tid))
     notes = f"{config.games} games in {seconds:.1f} s ({config.games / seconds:.0f} games/s)"
-    if database is not None:
-        notes += f"; stored in {db} (bluffdice replay --list --db {db})"
+    if where is not None:
+        notes += f"; stored in {where} (bluffdice replay --list{_db_flag(db)})"
     if plot is not None:
         notes += f"; plot: {plot}"
-    err.print(notes, highlight=False)
+    err.print(notes, highlight=False, soft_wrap=True)  # a path must stay whole to be copied
 
 
-def _new_sqlite_file(db: str) -> Path | None:
+def _db_flag(db: str | None) -> str:
+    """` --db X` when the user gave --db (the default needs no flag to be found again)."""
+    return f" --db {shlex.quote(db)}" if db is not None else ""
+
+
+def _interrupted(database: Store | None, tid: int | None) -> str:
+    """What Ctrl-C leaves: the games counted so far stay stored and replayable."""
+    if database is None or tid is None:
+        return "interrupted: nothing was stored (--no-store)"
+    try:
+        played = next((t.played for t in database.tournaments() if t.id == tid), 0)
+    except BluffdiceError:
+        played = 0
+    finally:
+        database.close()
+    return (
+        f"interrupted: tournament {tid} stopped after {played} stored games in "
+        f"{database.location} (bluffdice replay --list --tournament {tid})"
+    )
+
+
+def _new_sqlite_file(db: str | None) -> Path | None:
     """The SQLite file this run would create, if it does not exist yet."""
-    url = database_url(db)
-    if not url.startswith("sqlite:///"):
-        return None
-    path = Path(url.removeprefix("sqlite:///"))
-    return None if path.exists() else path
+    from bluffdice.store import default_database
+
+    path = sqlite_path(db if db is not None else default_database())
+    return None if path is None or path.exists() else path
 
 
 def _discard(database: Store, tid: int, created: Path | None) -> None:
     """A tournament that failed leaves nothing behind: not its games, not its row, not
-    the database file it created."""
-    with Session(database.engine) as session:
-        session.execute(delete(GameRow).where(GameRow.tournament_id == tid))
-        session.execute(delete(TournamentRow).where(TournamentRow.id == tid))
-        session.commit()
-    database.close()
+    the database file it created. A database that cannot be written any more (a full
+    disk) keeps what it had; the error already says why."""
+    from sqlalchemy import delete
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.orm import Session
+
+    from bluffdice.store.models import GameRow, TournamentRow
+
+    try:
+        with Session(database.engine) as session:
+            session.execute(delete(GameRow).where(GameRow.tournament_id == tid))
+            session.execute(delete(TournamentRow).where(TournamentRow.id == tid))
+            session.commit()
+    except SQLAlchemyError:
+        pass
+    finally:
+        database.close()
     if created is not None:
         for leftover in (created, Path(f"{created}-wal"), Path(f"{created}-shm")):
             leftover.unlink(missing_ok=True)
@@ -196,6 +246,17 @@ def _workers(workers: int | None, games: int) -> int:
 def _run(
     config: TournamentConfig, runner: Any, workers: int, database: Store | None, tid: int | None
 ) -> Standings:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from bluffdice.tournament.runner import run_tournament
+
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -227,6 +288,8 @@ def _run(
 
 
 def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
+    from bluffdice.games.record import Record
+
     record = Record(
         game=config.game, rules=config.rules, players=len(result.bots), steps=result.steps
     )
@@ -243,6 +306,7 @@ def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
             "lives": list(result.lives),
             "score": list(result.score),
             "rounds": result.rounds,
+            **({"fair": msgspec.to_builtins(result.fair)} if result.fair is not None else {}),
         },
     }
 
@@ -254,6 +318,8 @@ def _summary(
     tid: int | None,
     db: str | None,
 ) -> dict[str, Any]:
+    import msgspec
+
     return {
         "tournament": {
             "id": tid,
@@ -270,6 +336,8 @@ def _summary(
 
 
 def _title(config: TournamentConfig, tid: int | None) -> str:
+    from bluffdice.games.registry import parse_rules, preset_name
+
     number = f" {tid}" if tid is not None else ""
     rules = preset_name(parse_rules(config.rules)) or config.rules
     return (
@@ -281,6 +349,8 @@ def _title(config: TournamentConfig, tid: int | None) -> str:
 def _table(
     config: TournamentConfig, standings: Standings, lines: dict[str, BotLine], tid: int | None
 ) -> Table:
+    from rich.table import Table
+
     losses = standings.count_losses
     table = Table(title=_title(config, tid), title_style="bold")
     table.add_column("bot", style="bold", no_wrap=True)

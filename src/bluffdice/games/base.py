@@ -16,15 +16,13 @@ from typing import Any, Final, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 
+from bluffdice.errors import BluffdiceError as BluffdiceError  # re-exported
+
 CHANCE: Final = -1
 """`current_player` when the next step is a chance outcome (dice, seat draw)."""
 
 TERMINAL: Final = -2
 """`current_player` when the game is over."""
-
-
-class BluffdiceError(ValueError):
-    """Base of the errors this package raises on bad input."""
 
 
 class RuleError(BluffdiceError):
@@ -190,4 +188,13 @@ class GameState(Protocol):
 
     def default_action(self) -> Any:
         """The move a table makes for a player whose time ran out."""
+        ...
+
+    def physical_roll(self) -> tuple[int, int]:
+        """The real dice behind this chance node, (dice, faces): fair dice sources roll
+        them one by one (a seat draw among n players is one die of n faces)."""
+        ...
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> Any:
+        """The chance outcome that these dice, as rolled, make."""
         ...

@@ -125,9 +125,12 @@ def parse_rules(text: str, game: str | None = None) -> Any:
     return apply_options(spec.name, base, pairs)
 
 
-def rules_string(rules: Any) -> str:
-    """The canonical string of a rules object; `parse_rules` reads it back to an equal one."""
-    return format_rules(game_of(rules).name, rules)
+def rules_string(rules: Any, full: bool = False) -> str:
+    """The canonical string of a rules object; `parse_rules` reads it back to an equal one.
+
+    The short form names only the options that differ from the defaults; `full=True`
+    names every option (for records that must outlive a change of defaults)."""
+    return format_rules(game_of(rules).name, rules, full=full)
 
 
 def preset_name(rules: Any) -> str | None:

@@ -193,13 +193,17 @@ def apply_options(game: str, base: Any, pairs: list[tuple[str, str | None]]) -> 
         raise RuleError(str(exc)) from exc
 
 
-def format_rules(game: str, rules: Any) -> str:
-    """The canonical rule string: the game name and every option that is not default."""
+def format_rules(game: str, rules: Any, full: bool = False) -> str:
+    """The canonical rule string: the game name and every option that is not default.
+
+    `full=True` writes every option, defaults included: what a stored game keeps, so
+    that a default changed in a later version never replays it under other rules.
+    """
     default = type(rules)()
     parts = []
     names = _field_names(type(rules))
     for key, name in names.items():
         value = getattr(rules, name)
-        if value != getattr(default, name):
+        if full or value != getattr(default, name):
             parts.append(f"{key}={describe_value(value)}")
     return f"{game}({','.join(parts)})" if parts else game

@@ -1,4 +1,5 @@
-"""The tables: one row per tournament, one row per game with its full record."""
+"""The tables: one row per tournament, one row per game with its full record, and the
+schema version (see `bluffdice.store.schema` for how older stores are upgraded)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,16 @@ class Base(DeclarativeBase):
     pass
 
 
+class SchemaRow(Base):
+    """One row: the store's schema version and the bluffdice that last wrote it."""
+
+    __tablename__ = "bluffdice_schema"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    written_by: Mapped[str] = mapped_column(String(40))
+
+
 class TournamentRow(Base):
     __tablename__ = "tournaments"
 
@@ -20,6 +31,9 @@ class TournamentRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     game: Mapped[str] = mapped_column(String(40))
     rules: Mapped[str] = mapped_column(Text)
+    """Every option written out (`rules_string(..., full=True)`), defaults included."""
+    bluffdice_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The bluffdice that ran it; None for tournaments stored before schema 2."""
     bots: Mapped[list[str]] = mapped_column(JSON)
     """Bot specs in tournament order (names, files or modules)."""
     names: Mapped[list[str]] = mapped_column(JSON)
@@ -43,6 +57,9 @@ class GameRow(Base):
     seed: Mapped[str] = mapped_column(String(40))
     game: Mapped[str] = mapped_column(String(40))
     rules: Mapped[str] = mapped_column(Text)
+    """Every option written out, so a later change of a default never changes the game."""
+    bluffdice_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The bluffdice that played it; None for games stored before schema 2."""
     players: Mapped[int] = mapped_column(Integer)
     bots: Mapped[list[str]] = mapped_column(JSON)
     """The bot's display name in each seat."""

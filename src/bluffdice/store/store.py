@@ -2,37 +2,38 @@
 
 A stored game is its rules, who sat where, its full record (every die and every action,
 as `bluffdice.games.record.Record` steps) and its result, so it can be replayed move by
-move long after the tournament ended.
+move long after the tournament ended. The rules are stored with every option written
+out and the bluffdice version that played the game, and the schema is versioned
+(`bluffdice.store.schema`), so a store outlives upgrades of bluffdice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from bluffdice import __version__
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.record import Record
-from bluffdice.store.models import Base, GameRow, TournamentRow
+from bluffdice.store.errors import StoreError
+from bluffdice.store.location import (
+    database_url,
+    default_database,
+    is_default_location,
+    sqlite_path,
+)
+from bluffdice.store.models import GameRow, TournamentRow
+from bluffdice.store.schema import prepare
 
-DEFAULT_DB = "bluffdice.db"
-
-
-class StoreError(BluffdiceError):
-    """The database cannot be opened, or holds no such game."""
-
-
-def database_url(target: str) -> str:
-    """A SQLAlchemy URL for `target`: a URL stays as it is, anything else is a SQLite file."""
-    if "://" in target:
-        return target
-    return f"sqlite:///{Path(target).expanduser()}"
+MAX_ID = 2**63 - 1
+"""The largest id (and LIMIT) a database integer holds; larger ones simply match nothing."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class StoredGame:
     record: Record
     bots: tuple[str, ...]
     result: dict[str, Any]
+    bluffdice_version: str | None = None
+    """The bluffdice that played it (None: stored before versions were recorded)."""
 
 
 @dataclass(frozen=True)
@@ -58,32 +61,51 @@ class StoredTournament:
     played: int
     seed: int
     summary: dict[str, Any] | None
+    bluffdice_version: str | None = None
 
 
 class Store:
-    """A connection to one database; creates the tables on first use."""
+    """A connection to one database; creates the tables on first use and upgrades an
+    older store (see `bluffdice.store.schema`).
 
-    def __init__(self, target: str = DEFAULT_DB, create: bool = True) -> None:
+    `target` is a SQLite file or a SQLAlchemy URL; None means the default database
+    ($BLUFFDICE_DB, else `bluffdice.db` in the per-user data folder)."""
+
+    def __init__(self, target: str | None = None, create: bool = True) -> None:
+        target = target if target is not None else default_database()
+        self.target = target
         self.url = database_url(target)
-        if self.url.startswith("sqlite:///") and not create:
-            path = Path(self.url.removeprefix("sqlite:///"))
-            if not path.is_file():
-                raise StoreError(f"no database at {path} (run a tournament first, or give --db)")
+        path = sqlite_path(target)
+        if path is not None and not create and not path.is_file():
+            raise StoreError(f"no database at {path} (run a tournament first, or give --db)")
+        if path is not None and create and is_default_location(str(path)):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create {path.parent}: {exc.strerror or exc}") from None
         try:
             self.engine: Engine = create_engine(self.url)
             if self.engine.dialect.name == "sqlite":
                 event.listen(self.engine, "connect", _sqlite_pragmas)
-            Base.metadata.create_all(self.engine)
+            self.location = str(path) if path is not None else _shown_url(self.engine)
+            prepare(self.engine, self.location)
         except (ArgumentError, NoSuchModuleError) as exc:
             raise StoreError(f"cannot use database {target!r}: {exc}") from None
         except SQLAlchemyError as exc:
-            raise StoreError(
-                f"cannot open database {target!r}: {exc.__class__.__name__}: "
-                f"{exc.args[0] if exc.args else exc}"
-            ) from None
+            raise StoreError(f"cannot open database {target!r}: {_reason(exc)}") from None
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _session(self, doing: str) -> Iterator[Session]:
+        """A session whose database failures (a file made read-only, a full disk, a
+        vanished server) are a StoreError naming the database, not a driver traceback."""
+        try:
+            with Session(self.engine) as session:
+                yield session
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot {doing} database {self.location}: {_reason(exc)}") from None
 
     # --- writing ---------------------------------------------------------------------
 
@@ -98,11 +120,12 @@ class Store:
         games: int,
         seed: int,
     ) -> int:
-        with Session(self.engine) as session:
+        with self._session("write to") as session:
             row = TournamentRow(
                 created=datetime.now(UTC).replace(tzinfo=None),
                 game=game,
-                rules=rules,
+                rules=full_rules(rules, game),
+                bluffdice_version=__version__,
                 bots=list(bots),
                 names=list(names),
                 seats=seats,
@@ -117,13 +140,15 @@ class Store:
 
     def add_games(self, tournament_id: int | None, games: Iterable[dict[str, Any]]) -> None:
         """Insert games in one transaction; each dict has index, seed, record, bots, result."""
+        expanded: dict[tuple[str, str], str] = {}
         rows = [
             {
                 "tournament_id": tournament_id,
                 "index": g["index"],
                 "seed": str(g["seed"]),
                 "game": g["record"].game,
-                "rules": g["record"].rules,
+                "rules": _cached_full_rules(expanded, g["record"].rules, g["record"].game),
+                "bluffdice_version": __version__,
                 "players": g["record"].players,
                 "bots": list(g["bots"]),
                 "steps": list(g["record"].steps),
@@ -133,7 +158,7 @@ class Store:
         ]
         if not rows:
             return
-        with Session(self.engine) as session:
+        with self._session("write to") as session:
             session.execute(insert(GameRow), rows)
             if tournament_id is not None:
                 t = session.get(TournamentRow, tournament_id)
@@ -142,7 +167,7 @@ class Store:
             session.commit()
 
     def finish_tournament(self, tournament_id: int, summary: dict[str, Any]) -> None:
-        with Session(self.engine) as session:
+        with self._session("write to") as session:
             t = session.get(TournamentRow, tournament_id)
             if t is None:
                 raise StoreError(f"no tournament {tournament_id}")
@@ -152,24 +177,26 @@ class Store:
     # --- reading ---------------------------------------------------------------------
 
     def game(self, game_id: int) -> StoredGame:
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
+        with self._session("read") as session:
+            row = session.get(GameRow, game_id) if 1 <= game_id <= MAX_ID else None
             if row is None:
                 last = session.scalar(select(func.max(GameRow.id)))
                 hint = f"stored games are 1 to {last}" if last else "no games are stored yet"
-                raise StoreError(f"no game {game_id} in {self.url}: {hint}")
+                raise StoreError(f"no game {_short_number(game_id)} in {self.location}: {hint}")
             return _stored_game(row)
 
     def games(self, tournament_id: int | None = None, limit: int = 20) -> list[StoredGame]:
         """The first `limit` games, of one tournament or of all."""
-        with Session(self.engine) as session:
-            query = select(GameRow).order_by(GameRow.id).limit(limit)
+        if tournament_id is not None and not 1 <= tournament_id <= MAX_ID:
+            return []
+        with self._session("read") as session:
+            query = select(GameRow).order_by(GameRow.id).limit(min(limit, MAX_ID))
             if tournament_id is not None:
                 query = query.where(GameRow.tournament_id == tournament_id)
             return [_stored_game(row) for row in session.scalars(query)]
 
     def tournaments(self) -> list[StoredTournament]:
-        with Session(self.engine) as session:
+        with self._session("read") as session:
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id))
             return [
                 StoredTournament(
@@ -183,12 +210,13 @@ class Store:
                     played=t.played,
                     seed=int(t.seed),
                     summary=t.summary,
+                    bluffdice_version=t.bluffdice_version,
                 )
                 for t in rows
             ]
 
     def first_game_id(self, tournament_id: int) -> int | None:
-        with Session(self.engine) as session:
+        with self._session("read") as session:
             return session.scalar(
                 select(func.min(GameRow.id)).where(GameRow.tournament_id == tournament_id)
             )
@@ -203,7 +231,44 @@ def _stored_game(row: GameRow) -> StoredGame:
         record=Record(game=row.game, rules=row.rules, players=row.players, steps=tuple(row.steps)),
         bots=tuple(row.bots),
         result=dict(row.result),
+        bluffdice_version=row.bluffdice_version,
     )
+
+
+def full_rules(rules: str, game: str | None = None) -> str:
+    """`rules` with every option written out; text that does not parse stays as it is
+    (the store keeps what it is given)."""
+    from bluffdice.games.registry import parse_rules, rules_string
+
+    try:
+        return rules_string(parse_rules(rules, game=game), full=True)
+    except BluffdiceError:
+        return rules
+
+
+def _cached_full_rules(cache: dict[tuple[str, str], str], rules: str, game: str) -> str:
+    key = (rules, game)
+    if key not in cache:
+        cache[key] = full_rules(rules, game)
+    return cache[key]
+
+
+def _short_number(number: int) -> str:
+    """A number for a message: a huge one is not printed in full."""
+    text = str(number)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    """The driver's own words (e.g. 'database or disk is full'), without SQLAlchemy's SQL."""
+    original = getattr(exc, "orig", None)
+    if original is not None and str(original):
+        return str(original)
+    return f"{exc.__class__.__name__}: {exc.args[0] if exc.args else exc}"
+
+
+def _shown_url(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from bluffdice.bots.base import Bot
 from bluffdice.games.base import Event, Outcome, visible_to
 from bluffdice.table.table import Entry, Table
 from bluffdice.table.wire import Move, Prompt, Refused, Update
@@ -41,11 +42,15 @@ def tell_agents(table: Table, agents: Sequence[Any]) -> Callable[[Entry], None]:
         (seat, observe)
         for seat, agent in enumerate(agents)
         if (observe := getattr(agent, "observe", None)) is not None
+        and getattr(observe, "__func__", None) is not Bot.observe  # the base class ignores all
     ]
 
     def listener(entry: Entry) -> None:
+        events = entry.events
+        if not events:
+            return
         for seat, observe in observers:
-            seen = [e for e in entry.events if visible_to(e, seat)]
+            seen = [e for e in events if visible_to(e, seat)]
             if seen:
                 observe(seen)
 

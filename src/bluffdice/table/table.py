@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from bluffdice.games.base import CHANCE, Event, GameState, IllegalAction, Outcome, visible_to
 from bluffdice.games.record import Record
@@ -29,8 +28,7 @@ TABLE: Final = -3
 """`Entry.actor` of a move the table made for a seat whose time ran out."""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One applied step: what was done, by whom, what it caused, and the state after."""
 
     actor: int
@@ -41,8 +39,7 @@ class Entry:
     state: GameState
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """Whose move the table waits for, and until when (a `clock()` time, or None)."""
 
     seat: int
@@ -51,8 +48,7 @@ class Pending:
     deadline: float | None
 
 
-@dataclass(frozen=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A move the table applied; `events` is everything it caused, chance steps
     included, as the whole truth (filter with `visible_to` before showing anyone)."""
 
@@ -95,6 +91,7 @@ class Table:
         self.listeners: list[Listener] = []
         self.deadline: float | None = None
         self._pending: Pending | None = None
+        self._turn = self.state.current_player  # cached: asked several times per move
         self._advance()
 
     # --- what is pending -------------------------------------------------------------
@@ -109,11 +106,12 @@ class Table:
 
     def pending(self) -> Pending | None:
         """Whose move it is (None when the game is over)."""
-        if self._pending is None and not self.state.is_terminal:
-            seat = self.state.current_player
-            self._pending = Pending(
-                seat, self.state.state_id, self.state.view(seat), self.deadline
-            )
+        if self._pending is None:
+            state = self.state
+            seat = self._turn
+            if seat < 0:  # over (chance never waits: the table draws at once)
+                return None
+            self._pending = Pending(seat, state.state_id, state.view(seat), self.deadline)
         return self._pending
 
     def time_left(self) -> float | None:
@@ -148,18 +146,18 @@ class Table:
 
     def force_default(self) -> Accepted:
         """Make the game's default move for the pending seat now, and say so in an event."""
-        seat = self.state.current_player
+        seat = self._turn
         action = self.state.default_action()
         state, events = self.state.apply(action)
         told = TimedOut(player=seat, action=str(action))
         return self._accept(TABLE, action, state, (told, *events))
 
     def _check(self, seat: int, state_id: int) -> Refused | None:
-        if self.state.is_terminal:
+        turn = self._turn
+        if turn < 0:
             return self._refuse("game_over", "the game is over")
         if type(seat) is not int or not 0 <= seat < self.players:
             return self._refuse("not_your_seat", f"there is no seat {seat!r} at this table")
-        turn = self.state.current_player
         if seat != turn:
             return self._refuse("not_your_turn", f"it is {self.names[turn]}'s turn, not yours")
         if type(state_id) is not int or state_id != self.state.state_id:
@@ -182,31 +180,34 @@ class Table:
         start = len(self.log)
         self._record(actor, action, state, events)
         self._advance()
-        caused = tuple(e for entry in self.log[start:] for e in entry.events)
-        return Accepted(state_id=self.state.state_id, events=caused)
+        if len(self.log) > start + 1:  # chance steps followed: report their events too
+            events = tuple(e for entry in self.log[start:] for e in entry.events)
+        return Accepted(self.state.state_id, events)
 
     def _record(
         self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]
     ) -> None:
-        before = self.state.state_id
+        if state.state_id != self.state.state_id:
+            self.deadline = None  # a new turn; its clock starts in _advance
         self.state = state
+        self._turn = state.current_player
         self._pending = None
         entry = Entry(actor, action, str(action), events, state)
         self.log.append(entry)
-        if state.state_id != before:
-            self.deadline = None  # a new turn; set in _advance once chance has moved
         for listener in self.listeners:
             listener(entry)
 
     def _advance(self) -> None:
         """Draw every chance step now due, then start the clock of the seat to move."""
         state = self.state
-        while state.current_player == CHANCE:
+        player = self._turn
+        while player == CHANCE:
             outcome = self.dice.draw(state)
             state, events = state.apply(outcome)
             self._record(CHANCE, outcome, state, events)
-        if not state.is_terminal and self.deadline is None:
-            limit = self.limits[state.current_player]
+            player = self._turn
+        if self.deadline is None and player >= 0:
+            limit = self.limits[player]
             if limit is not None:
                 self.deadline = self.clock() + limit
 

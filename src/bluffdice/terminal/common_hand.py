@@ -19,31 +19,21 @@ from rich.table import Table
 from bluffdice.games.base import Event
 from bluffdice.games.common_hand import (
     Action,
-    Challenged,
     Claim,
-    Claimed,
     CommonHandRules,
     CommonHandView,
     GameOver,
-    LifeLost,
     Reroll,
-    Revealed,
-    Rolled,
     RoundStarted,
-    YourDice,
     describe_key,
     face_name,
     hand_key,
     parse_action,
     parse_face,
 )
+from bluffdice.narration.common_hand import CommonHandWords
 from bluffdice.terminal.liars_dice import DicePresenter
-from bluffdice.terminal.narration import plural
-
-REASONS = {
-    "caught_bluffing": "caught bluffing",
-    "lost_challenge": "called liar on a true claim",
-}
+from bluffdice.terminal.narration import render
 
 
 def poker_dice(hand: Sequence[int]) -> str:
@@ -60,6 +50,7 @@ class CommonHandPresenter(DicePresenter):
 
     def __init__(self, rules: CommonHandRules) -> None:
         self.rules = rules
+        self.words = CommonHandWords(rules)
 
     def claim_text(self, claim: Claim) -> str:
         return f"[bold]{claim.describe()}[/]"
@@ -70,34 +61,7 @@ class CommonHandPresenter(DicePresenter):
     # --- commentary --------------------------------------------------------------
 
     def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
-        if isinstance(event, RoundStarted):
-            who = self.says(event.starter, names, viewer, "open", "opens")
-            return f"\n[bold]── Round {event.round}[/] · {who}."
-        if isinstance(event, Rolled) and event.count < 5:
-            who = self.says(event.player, names, viewer, "reroll", "rerolls")
-            return f"{who} {plural(event.count, 'die', 'dice')}."
-        if isinstance(event, YourDice):
-            return f"Your dice: {poker_dice(event.dice)} ({self.best(event.dice)})"
-        if isinstance(event, Claimed):
-            who = self.says(event.player, names, viewer, "claim", "claims")
-            return f"{who} {self.claim_text(event.claim)}."
-        if isinstance(event, Challenged):
-            who = self.says(event.player, names, viewer, "call", "calls")
-            whose = self.whose(event.claimer, names, viewer)
-            return f"{who} [bold red]liar![/] on {whose} {self.claim_text(event.claim)}:"
-        if isinstance(event, Revealed):
-            lines = [
-                f"  {self.name(p, names, viewer)}: {poker_dice(hand)} ({self.best(hand)})"
-                for p, hand in enumerate(event.hands)
-            ]
-            verdict = "[green]the claim holds[/]" if event.held else "[red]a bluff[/]"
-            lines.append(f"  {self.claim_text(event.claim)}: {verdict}.")
-            return "\n".join(lines)
-        if isinstance(event, LifeLost):
-            why = REASONS.get(event.reason, event.reason.replace("_", " "))
-            verb = self.says(event.player, names, viewer, "lose", "loses")
-            return f"{verb} [red]a life[/] ({why}): {plural(event.lives, 'life', 'lives')} left."
-        return None
+        return render(self.words.describe(event, names, viewer))
 
     # --- the table ---------------------------------------------------------------
 

@@ -21,29 +21,16 @@ from bluffdice.games.base import Event, GameState
 from bluffdice.games.liars_dice import (
     Action,
     Bid,
-    BidMade,
     Calza,
-    CalzaCalled,
-    Challenged,
-    DiceChanged,
-    Eliminated,
     GameOver,
     LiarsDiceRules,
     LiarsDiceView,
-    Revealed,
     RoundStarted,
-    YourDice,
     face_plural,
     parse_action,
 )
-from bluffdice.terminal.narration import Narrator, plural
-
-REASONS = {
-    "caught_bluffing": "caught bluffing",
-    "lost_challenge": "called liar on a true bid",
-    "calza_right": "calza: exactly right",
-    "calza_wrong": "calza: not exact",
-}
+from bluffdice.narration.liars_dice import LiarsDiceWords
+from bluffdice.terminal.narration import Narrator, plural, render
 
 
 class DicePresenter(Narrator):
@@ -115,6 +102,7 @@ class LiarsDicePresenter(DicePresenter):
 
     def __init__(self, rules: LiarsDiceRules) -> None:
         self.rules = rules
+        self.words = LiarsDiceWords(rules)
 
     def bid_text(self, quantity: int, face: int) -> str:
         return f"[bold]{quantity} {face_plural(face) if quantity != 1 else str(face)}[/]"
@@ -127,67 +115,7 @@ class LiarsDicePresenter(DicePresenter):
     # --- commentary --------------------------------------------------------------
 
     def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
-        if isinstance(event, RoundStarted):
-            who = self.says(event.starter, names, viewer, "open", "opens")
-            line = f"\n[bold]── Round {event.round}[/] · {sum(event.dice)} dice in play · {who}."
-            if event.palifico:
-                line += (
-                    "\n[bold yellow]Palifico![/] Nothing is wild this round and the opening "
-                    "face cannot change."
-                )
-            return line
-        if isinstance(event, YourDice):
-            return f"Your dice: {dice_text(event.dice)}"
-        if isinstance(event, BidMade):
-            who = self.says(event.player, names, viewer, "bid", "bids")
-            return f"{who} {self.bid_text(event.quantity, event.face)}."
-        if isinstance(event, Challenged):
-            who = self.says(event.player, names, viewer, "call", "calls")
-            bid = self.bid_text(event.quantity, event.face)
-            whose = self.whose(event.bidder, names, viewer)
-            return f"{who} [bold red]liar![/] on {whose} {bid}. Every cup is lifted:"
-        if isinstance(event, CalzaCalled):
-            who = self.says(event.player, names, viewer, "call", "calls")
-            bid = self.bid_text(event.quantity, event.face)
-            return f"{who} [bold yellow]calza[/]: exactly {bid}? Every cup is lifted:"
-        if isinstance(event, Revealed):
-            return self._revealed(event, names, viewer)
-        if isinstance(event, DiceChanged):
-            why = REASONS.get(event.reason, event.reason.replace("_", " "))
-            if event.change < 0:
-                verb = self.says(event.player, names, viewer, "lose", "loses")
-                return f"{verb} [red]a die[/] ({why}): {plural(event.dice, 'die', 'dice')} left."
-            if event.change > 0:
-                verb = self.says(event.player, names, viewer, "win", "wins")
-                return f"{verb} [green]a die back[/] ({why}): {plural(event.dice, 'die', 'dice')}."
-            who = self.name(event.player, names, viewer)
-            return f"{who} had a full cup already ({why})."
-        if isinstance(event, Eliminated):
-            return self.says(event.player, names, viewer, "are", "is") + " out of dice."
-        return None
-
-    def _revealed(self, event: Revealed, names: Sequence[str], viewer: int | None) -> str:
-        lines = []
-        for p, hand in enumerate(event.hands):
-            if hand:
-                marked = " ".join(
-                    f"[bold green][{d}][/]" if d in (event.face, event.wild) else f"[dim][{d}][/]"
-                    for d in hand
-                )
-                lines.append(f"  {self.name(p, names, viewer)}: {marked}")
-        wild = (
-            f" (with {face_plural(event.wild)})" if event.wild and event.wild != event.face else ""
-        )
-        verdict = (
-            "[green]the bid holds[/]"
-            if event.count >= event.quantity
-            else "[red]the bid was a bluff[/]"
-        )
-        count = f"{event.count} {face_plural(event.face)}{wild} against a bid of {event.quantity}"
-        lines.append(f"  {count}: {verdict}.")
-        return "\n".join(lines)
-
-    # --- the table ---------------------------------------------------------------
+        return render(self.words.describe(event, names, viewer))
 
     def standing(self, view: Any, player: int) -> str:
         v: LiarsDiceView = view

@@ -19,41 +19,19 @@ from bluffdice.games.base import Event, GameState
 from bluffdice.games.mia import Action, MiaRules, MiaState, MiaView, Pass, parse_action
 from bluffdice.games.mia.actions import (
     Announce,
-    Announced,
     BeatMia,
-    Challenged,
     Cheers,
-    CheersShown,
-    Eliminated,
     GameOver,
-    GaveUp,
     Look,
-    Looked,
-    MiaAttempt,
-    Passed,
-    Penalty,
-    Revealed,
-    Rolled,
     RoundStarted,
 )
 from bluffdice.games.mia.values import MIA
+from bluffdice.narration.mia import MiaWords
 from bluffdice.odds.mia import p_truthful_beats
-from bluffdice.terminal.narration import Narrator, plural
+from bluffdice.terminal.narration import Narrator, plural, render
 
 LABELS = {"lives": "Lives", "score": "Score", "drinking": "Drunk"}
 """What the standings count in each mode."""
-
-REASONS = {
-    "caught_bluffing": "caught bluffing",
-    "see_failed": "challenged a true announcement",
-    "see_failed_mia": "challenged, and the dice were a real Mia",
-    "gave_up": "gave up against Mia",
-    "mia_found": "looked under a real Mia",
-    "lied_about_mia": "lied about Mia",
-    "mia": "someone showed a real Mia",
-    "beat_failed": "failed to beat Mia",
-    "mia_beaten": "Mia was beaten",
-}
 
 
 class MiaPresenter(Narrator):
@@ -64,6 +42,7 @@ class MiaPresenter(Narrator):
     def __init__(self, rules: MiaRules) -> None:
         self.rules = rules
         self.ranking = rules.ranking
+        self.words = MiaWords(rules)
 
     def value(self, value: int) -> str:
         text = self.ranking.name(value)
@@ -72,69 +51,7 @@ class MiaPresenter(Narrator):
     # --- commentary --------------------------------------------------------------
 
     def event(self, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
-        if isinstance(event, RoundStarted):
-            return self._round_started(event, names, viewer)
-        if isinstance(event, Rolled):
-            return self.says(event.player, names, viewer, "roll.", "rolls.")
-        if isinstance(event, Looked):
-            if event.player != viewer:
-                return None
-            return f"You look at your dice: [bold]{self.ranking.name(event.value)}[/]."
-        if isinstance(event, Announced):
-            announce = f"{self.value(event.value)}."
-            return self.says(event.player, names, viewer, "announce", "announces") + f" {announce}"
-        if isinstance(event, Passed):
-            who = self.says(event.player, names, viewer, "pass", "passes")
-            return f"{who} the cup on without rolling, announcing {self.value(event.value)}."
-        if isinstance(event, Challenged):
-            return self._challenged(event, names, viewer)
-        if isinstance(event, Revealed):
-            return self._revealed(event)
-        if isinstance(event, GaveUp):
-            return self.says(event.player, names, viewer, "give up", "gives up") + " against Mia."
-        if isinstance(event, MiaAttempt):
-            if event.value == MIA:
-                return "The open roll shows [bold]21[/]: Mia is beaten!"
-            return f"The open roll shows {self.ranking.name(event.value)}: not a Mia."
-        if isinstance(event, CheersShown):
-            who = self.says(event.player, names, viewer, "show", "shows")
-            return f"{who} a 32: [bold]cheers![/] The round starts again, nobody pays."
-        if isinstance(event, Penalty):
-            return self._penalty(event, names, viewer)
-        if isinstance(event, Eliminated):
-            return self.says(event.player, names, viewer, "are", "is") + " out of the game."
-        return None
-
-    def _round_started(self, event: RoundStarted, names: Sequence[str], viewer: int | None) -> str:
-        of = f" of {self.rules.rounds}" if self.rules.mode != "lives" else ""
-        who = self.says(event.starter, names, viewer, "start", "starts")
-        return f"\n[bold]── Round {event.round}{of}[/] · {who}."
-
-    def _challenged(self, event: Challenged, names: Sequence[str], viewer: int | None) -> str:
-        whose = self.whose(event.announcer, names, viewer)
-        if event.announced == MIA:
-            return self.says(event.player, names, viewer, "look", "looks") + f" under {whose} Mia."
-        verb = self.says(event.player, names, viewer, "challenge", "challenges")
-        return f"{verb} {whose} {self.ranking.name(event.announced)}: the cup is lifted."
-
-    def _revealed(self, event: Revealed) -> str | None:
-        shown = f"[bold]{self.ranking.name(event.value)}[/]"
-        if event.announced is None or event.truthful is None:
-            return None  # cheers: the 32 was shown by the player's own move
-        verdict = "[green]the announcement was true[/]" if event.truthful else "[red]a lie[/]"
-        return f"The dice show {shown}: {verdict}."
-
-    def _penalty(self, event: Penalty, names: Sequence[str], viewer: int | None) -> str:
-        why = REASONS.get(event.reason, event.reason.replace("_", " "))
-        if self.rules.mode == "score":
-            cost = self.says(event.player, names, viewer, "lose", "loses") + " the round (-1)"
-        elif self.rules.mode == "drinking":
-            drink = "a stiff drink" if event.stiff else plural(event.amount, "sip")
-            cost = self.says(event.player, names, viewer, "drink", "drinks") + f" {drink}"
-        else:
-            cost = self.says(event.player, names, viewer, "lose", "loses")
-            cost += f" [red]{plural(event.amount, 'life', 'lives')}[/]"
-        return f"{cost} ({why})."
+        return render(self.words.describe(event, names, viewer))
 
     # --- round ends and standings --------------------------------------------------
 

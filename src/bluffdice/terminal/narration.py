@@ -11,13 +11,12 @@ from typing import Any
 
 from rich.markup import escape
 
+from bluffdice.narration import Line, plural
+
+__all__ = ["COLORS", "Narrator", "plural", "render"]
+
 COLORS = ("magenta", "yellow", "green", "blue", "red", "bright_magenta", "bright_green")
 """Colours of the other players' names; the viewer is always bold cyan."""
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 life`, `2 lives`."""
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 class Narrator:
@@ -52,3 +51,32 @@ class Narrator:
     def whose(self, player: int, names: Sequence[str], viewer: int | None) -> str:
         """`your` or `Honest's`."""
         return "your" if player == viewer else f"{self.name(player, names, viewer)}'s"
+
+
+_MARKUP = {
+    "strong": "bold",
+    "heading": "bold",
+    "die": "bold",
+    "good": "green",
+    "bad": "red",
+    "shout": "bold red",
+    "warn": "bold yellow",
+    "dim": "dim",
+    "you": "bold cyan",
+}
+
+
+def render(said: Line | None) -> str | None:
+    """Words (bluffdice.narration) in the terminal's colours, as Rich markup."""
+    if said is None:
+        return None
+    out = []
+    for part in said:
+        text = escape(part.text)
+        if part.style == "player" and part.player is not None:
+            out.append(f"[{COLORS[part.player % len(COLORS)]}]{text}[/]")
+        elif part.style in _MARKUP:
+            out.append(f"[{_MARKUP[part.style]}]{text}[/]")
+        else:
+            out.append(text)
+    return "".join(out)

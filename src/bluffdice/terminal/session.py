@@ -151,7 +151,10 @@ class Session:
                 else:
                     self._bot_move(pending)
         except EOFError:
-            self.errors.print("\nInput ended: the game is abandoned.")
+            self.errors.print(
+                "\nInput ended: the game is abandoned (bluffdice play --watch lets the bots "
+                "play without you)."
+            )
             return EXIT_EOF
         except KeyboardInterrupt:
             self.errors.print("\nInterrupted: the game is abandoned.")

@@ -214,8 +214,6 @@ def parse_action(text: str) -> CommonHandAction | CommonHandOutcome:
 # Events. Public ones are seen by everyone; PrivateEvent subclasses only by their player.
 
 
-
-
 class Rolled(Event, frozen=True, tag="common-hand.rolled"):
     """A player rolled `count` dice under the cup (a fresh hand, or a reroll)."""
 
@@ -253,4 +251,3 @@ class LifeLost(Event, frozen=True, tag="common-hand.life_lost"):
     player: int
     lives: int
     reason: str
-

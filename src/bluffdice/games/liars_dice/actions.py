@@ -226,4 +226,3 @@ class DiceChanged(Event, frozen=True, tag="liars-dice.dice_changed"):
     change: int
     dice: int
     reason: str
-

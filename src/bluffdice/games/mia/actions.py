@@ -161,8 +161,6 @@ class GameStarted(Event, frozen=True, tag="mia.game_started"):
     rules: str
 
 
-
-
 class Rolled(Event, frozen=True, tag="mia.rolled"):
     """A player rolled (the dice stay hidden)."""
 
@@ -221,4 +219,3 @@ class Penalty(Event, frozen=True, tag="mia.penalty"):
     amount: int
     reason: str
     stiff: bool = False
-

@@ -1,0 +1,138 @@
+"""The store's schema version, and the steps that bring an older store up to date.
+
+A store keeps games for years, across bluffdice upgrades. Each change of the tables gets
+a new `SCHEMA_VERSION` and a step in `STEPS` that turns the previous version into it, in
+one transaction: opening an older store upgrades it in place, and a store written by a
+newer bluffdice (a version above ours) is refused with a clear error instead of being
+misread. Steps are plain SQL plus data rewrites that do not use today's models, so they
+keep working after the models change again.
+
+Versions:
+1. bluffdice 0.1.0: `tournaments` and `games`, no version table; rules written as the
+   options that differed from the defaults of the time.
+2. `bluffdice_schema` (this version and who wrote it); `bluffdice_version` on tournaments
+   and games; rules written with every option (defaults of version 1 filled in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, Engine, inspect, select, text
+from sqlalchemy.orm import Session
+
+from bluffdice import __version__
+from bluffdice.games.base import BluffdiceError
+from bluffdice.store.errors import StoreError
+from bluffdice.store.models import Base, SchemaRow
+
+SCHEMA_VERSION = 2
+
+V1_DEFAULTS = {
+    "mia": (
+        "mia(lives=6,doubles_ascending=off,little_mia=off,halbmeier=off,pips=off,joker32=off,"
+        "pass=on,relaxed_raise=off,blind=on,mia_doubled=off,beat_mia=off,mia_end=receiver,"
+        "mia_starter=loser,end=last_standing,mode=lives,rounds=10)"
+    ),
+    "liars-dice": (
+        "liars-dice(dice=5,faces=6,wild=ones,raise=reset-face,ones_bids=off,calza=off,"
+        "palifico=off,single_round=off,start=random)"
+    ),
+    "common-hand": "common-hand(lives=3,straights=on,reroll=on,start=random)",
+}
+"""Every option of each game as bluffdice 0.1.0 defaulted it: what a version-1 rule
+string left out meant when it was written (frozen here, whatever the defaults are now)."""
+
+
+class SchemaError(StoreError):
+    """The store was written by a newer bluffdice, or cannot be upgraded."""
+
+
+def prepare(engine: Engine, where: str) -> None:
+    """Make the store at `engine` current: create a new one, upgrade an older one, refuse
+    one from a newer bluffdice. `where` names the store in messages."""
+    found, written_by = stored_version(engine)
+    if found == 0:
+        Base.metadata.create_all(engine)
+        with Session(engine) as session:
+            session.add(SchemaRow(id=1, version=SCHEMA_VERSION, written_by=__version__))
+            session.commit()
+        return
+    if found > SCHEMA_VERSION:
+        raise SchemaError(
+            f"the database {where} was written by a newer bluffdice "
+            f"({written_by or 'unknown version'}, store schema {found}); this bluffdice "
+            f"{__version__} reads store schema {SCHEMA_VERSION} and older: upgrade bluffdice "
+            "(pip install --upgrade bluffdice) or give another --db"
+        )
+    if found == SCHEMA_VERSION:
+        return
+    with engine.begin() as connection:
+        for version in range(found, SCHEMA_VERSION):
+            STEPS[version](connection)
+        connection.execute(
+            text("UPDATE bluffdice_schema SET version = :v, written_by = :w WHERE id = 1"),
+            {"v": SCHEMA_VERSION, "w": __version__},
+        )
+
+
+def stored_version(engine: Engine) -> tuple[int, str | None]:
+    """(schema version, bluffdice version that wrote it); (0, None) for an empty database."""
+    tables = set(inspect(engine).get_table_names())
+    if "bluffdice_schema" in tables:
+        with Session(engine) as session:
+            row = session.execute(select(SchemaRow.version, SchemaRow.written_by)).first()
+        if row is None:
+            raise SchemaError("the store's version table is empty: it is not a bluffdice store")
+        return int(row[0]), row[1]
+    if {"tournaments", "games"} <= tables:
+        return 1, None
+    if tables & {"tournaments", "games"}:
+        raise SchemaError(
+            f"the database holds only some of bluffdice's tables ({', '.join(sorted(tables))})"
+        )
+    return 0, None
+
+
+def _v1_to_v2(connection: Connection) -> None:
+    connection.execute(
+        text(
+            "CREATE TABLE bluffdice_schema (id INTEGER NOT NULL PRIMARY KEY, "
+            "version INTEGER NOT NULL, written_by VARCHAR(40) NOT NULL)"
+        )
+    )
+    connection.execute(
+        text("INSERT INTO bluffdice_schema (id, version, written_by) VALUES (1, 1, '0.1.0')")
+    )
+    for table in ("tournaments", "games"):
+        connection.execute(text(f"ALTER TABLE {table} ADD COLUMN bluffdice_version VARCHAR(40)"))
+        pairs = connection.execute(text(f"SELECT DISTINCT game, rules FROM {table}")).all()
+        for game, rules in pairs:
+            full = _v1_full_rules(game, rules)
+            if full != rules:
+                connection.execute(
+                    text(f"UPDATE {table} SET rules = :full WHERE game = :game AND rules = :old"),
+                    {"full": full, "game": game, "old": rules},
+                )
+
+
+def _v1_full_rules(game: str, rules: str) -> str:
+    """A version-1 rule string with every option written out, read against the defaults
+    it was written under (V1_DEFAULTS); one that cannot be read stays as it was."""
+    from bluffdice.games.registry import parse_rules, rules_string
+    from bluffdice.games.rulestring import apply_options, split_rule_string
+
+    base = V1_DEFAULTS.get(game)
+    if base is None:
+        return rules
+    try:
+        name, pairs = split_rule_string(rules)
+        if name != game:
+            return rules
+        return rules_string(apply_options(game, parse_rules(base), pairs), full=True)
+    except BluffdiceError:
+        return rules
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+"""STEPS[n] turns a version-n store into a version n+1 store."""
