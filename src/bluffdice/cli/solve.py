@@ -266,6 +266,8 @@ def _solve_match(
     as_json: bool,
 ) -> None:
     """`solve mia --match`: the win chance at every lives state, and its exploitability."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from bluffdice.games.registry import get_game, parse_rules, rules_string
     from bluffdice.solve import match
 
@@ -327,6 +329,8 @@ def _solve_match(
 
 
 def _print_match(result: dict[str, Any]) -> None:
+    from rich.table import Table
+
     n = result["lives"]
     table = Table(
         title=f"Chance to win the match for the player who opens the next round (%)\n"
