@@ -6,11 +6,13 @@ import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
     docs,
+    maexchen,
     odds,
     play,
     replay,
     rules,
     schema,
+    simulate,
     solve,
     tournament,
     verify,
