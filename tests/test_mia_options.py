@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from bluffdice.games import CHANCE, IllegalAction, RuleError, new_game
+from bluffdice.games import CHANCE, IllegalAction, RuleError, new_game, parse_rules
 from bluffdice.games.mia import (
     Announce,
     BeatMia,
@@ -339,3 +339,11 @@ def test_two_and_ten_players_work_and_eleven_do_not() -> None:
     assert new_game("classic", 10).num_players == 10
     with pytest.raises(RuleError, match="2 to 10 players"):
         new_game("classic", 11)
+
+
+def test_the_batch_simulator_refuses_a_pass_limit_it_cannot_count() -> None:
+    from bluffdice.sim.mia_tables import table_for
+
+    with pytest.raises(ValueError, match="pass_limit"):
+        table_for("honest", parse_rules("classic(pass_limit=2)"))
+    assert table_for("honest", parse_rules("classic")) is not None

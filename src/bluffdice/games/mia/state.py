@@ -172,7 +172,7 @@ class MiaState(TableState, frozen=True):
         if phase == "hold":
             key: tuple[Any, ...] = (phase, self.looked, self.dice == JOKER, self.announced)
         elif phase == "respond":
-            key = (phase, self.announced)
+            key = (phase, self.announced, self._pass_limit_reached())
         elif phase in ("open", "mia"):
             key = (phase,)
         else:
