@@ -65,6 +65,7 @@ _BUILTINS = (
     "bluffdice.bots.mia_odds",
     "bluffdice.bots.liars_dice",
     "bluffdice.bots.cfr",
+    "bluffdice.bots.mia_shark",
 )
 
 
