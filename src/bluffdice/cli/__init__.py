@@ -13,6 +13,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     replay,
     rules,
     schema,
+    serve,
     simulate,
     solve,
     tournament,
