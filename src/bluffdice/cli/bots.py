@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from typing import Annotated
 
 import typer
@@ -77,6 +76,8 @@ def check_command(
 
 
 def _command(bot: str) -> tuple[str, ...]:
+    import shlex
+
     from bluffdice.protocol.specs import COMMAND_PREFIX, bot_command
 
     text = bot.strip()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -109,6 +108,8 @@ def maexchen(
     ] = None,
 ) -> None:
     """Run the contest server (see MAEXCHEN_HELP)."""
+    import signal
+
     if ctx.invoked_subcommand is not None:
         return
     # Ctrl-C from here on stops the contest cleanly, even while the bots still load
@@ -192,6 +193,7 @@ async def _serve(
     import asyncio
     import contextlib
     import dataclasses
+    import signal
     import time
 
     import msgspec

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -12,6 +11,8 @@ import typer
 from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
 
 if TYPE_CHECKING:  # the odds modules load when an odds command runs, not at start
+    from fractions import Fraction
+
     from bluffdice.games.mia.rules import MiaRules
     from bluffdice.odds import binomial
     from bluffdice.odds import mia as mia_odds
@@ -46,9 +47,9 @@ def exact(p: Fraction) -> str:
 
 def pct(p: Fraction) -> str:
     """A percentage with one decimal; a chance too small to show is `<0.1%`, never `0.0%`."""
-    if 0 < p < Fraction(1, 2000):
+    if 0 < p * 2000 < 1:
         return "<0.1%"
-    if Fraction(1999, 2000) < p < 1:
+    if 1999 < p * 2000 < 2000:
         return ">99.9%"
     return f"{float(p) * 100:.1f}%"
 
@@ -577,6 +578,8 @@ def liars_dice_document(
 
 
 def _faces_table(table: list[binomial.FaceOdds], faces: int, own: tuple[int, ...]) -> None:
+    from fractions import Fraction
+
     from rich.table import Table
 
     first = table[0]

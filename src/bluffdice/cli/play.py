@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-import secrets
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -118,6 +116,8 @@ def play(
     ] = None,
 ) -> None:
     """The `play` command; its help text is PLAY_HELP."""
+    import random
+
     from bluffdice.games.registry import game_of
     from bluffdice.table import Table, seeded, system
     from bluffdice.terminal import presenter_for
@@ -171,6 +171,8 @@ def play(
 
 def fair_dice(seed: int | None, client_seed: str | None) -> FairDice:
     """Fair dice for one game: the server seed from --seed (reproducible) or fresh."""
+    import secrets
+
     from bluffdice.table.fair import FairDice, FairnessError, server_seed_from
 
     mine = (

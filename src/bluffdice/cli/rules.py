@@ -6,7 +6,6 @@ rule field or preset appears here without touching this module.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -15,6 +14,8 @@ from bluffdice.cli.app import app, escape, out, rules_option
 from bluffdice.cli.play import players_text
 
 if TYPE_CHECKING:  # the games load when the command runs, not when the CLI starts
+    import dataclasses
+
     from bluffdice.games.registry import GameSpec
     from bluffdice.games.rulestring import OptionInfo
 
@@ -120,6 +121,8 @@ def ruleset_entry(chosen: Any) -> dict[str, Any]:
 
 
 def option_fields(chosen: Any) -> list[dataclasses.Field[Any]]:
+    import dataclasses
+
     return [f for f in dataclasses.fields(chosen) if "bluffdice" in f.metadata]
 
 

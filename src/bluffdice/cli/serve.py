@@ -6,7 +6,6 @@ stays quick.
 
 from __future__ import annotations
 
-import socket
 from typing import Annotated
 
 import typer
@@ -25,6 +24,8 @@ SERVE_HELP = (
 
 def lan_address() -> str | None:
     """This machine's address on the local network, for the link friends open."""
+    import socket
+
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # no packet is sent: only picks the route

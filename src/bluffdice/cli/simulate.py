@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -54,6 +53,8 @@ def simulate(
     ] = None,
 ) -> None:
     """The `simulate` command; its help text is SIMULATE_HELP."""
+    import secrets
+
     from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import game_of
 
@@ -130,6 +131,7 @@ def _with_progress(
 
 def _standings_table(report: Any) -> Table:
     from rich.table import Table
+
     left = "dice left"
     if report.game == "mia":
         from bluffdice.games.registry import parse_rules
@@ -166,6 +168,7 @@ def _standings_table(report: Any) -> Table:
 
 def _matrix_table(report: Any) -> Table:
     from rich.table import Table
+
     table = Table(title="heads-up: the row's win rate against the column")
     table.add_column("")
     for b in report.bots:

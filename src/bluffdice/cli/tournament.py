@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
-import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
 
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
@@ -134,6 +131,8 @@ def tournament(
     ] = "seeded",
 ) -> None:
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
+    import secrets
+
     from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import get_game, rules_string
     from bluffdice.protocol.limits import Limits
@@ -231,6 +230,8 @@ def tournament(
 
 def _db_flag(db: str | None) -> str:
     """` --db X` when the user gave --db (the default needs no flag to be found again)."""
+    import shlex
+
     return f" --db {shlex.quote(db)}" if db is not None else ""
 
 
@@ -363,6 +364,8 @@ def _run(
 
 
 def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
+    import msgspec
+
     from bluffdice.games.record import Record
 
     record = Record(
