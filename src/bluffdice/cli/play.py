@@ -72,6 +72,21 @@ def play(
             "ends by naming the winner.",
         ),
     ] = False,
+    no_store: Annotated[
+        bool,
+        typer.Option(
+            "--no-store",
+            help="Do not keep the game: by default every game you play (finished or left) "
+            "is stored, for `bluffdice review last`.",
+        ),
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Where your games are kept: a SQLite file or SQLAlchemy URL (default "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder)."
+        ),
+    ] = None,
     pause: Annotated[
         float | None,
         typer.Option(
@@ -112,7 +127,39 @@ def play(
         pause=pause if pause is not None else (INTERACTIVE_PAUSE if interactive else 0.0),
     )
     out.print(heading(spec, chosen, session.names, watch), soft_wrap=True)
-    raise typer.Exit(session.run())
+    code = session.run()
+    if not no_store and session.human is not None:
+        keep(session.table, session.human, seed, db)
+    raise typer.Exit(code)
+
+
+def keep(table: Any, seat: int, seed: int | None, db: str | None) -> None:
+    """Store the game the person played, finished or left, once they made a move; a
+    store that cannot be written is a warning, never a lost game's crash."""
+    import msgspec
+
+    from bluffdice.store import Store, StoreError
+
+    if not any(entry.actor == seat for entry in table.log):
+        return
+    outcome = table.outcome()
+    result: dict[str, Any] = {"abandoned": outcome is None}
+    if outcome is not None:
+        result.update(msgspec.to_builtins(outcome))
+    try:
+        store = Store(db)
+        try:
+            game_id = store.add_played_game(table.record, table.names, seat, seed, result)
+        finally:
+            store.close()
+    except StoreError as exc:
+        err.print(f"[yellow]warning:[/] the game was not kept: {escape(str(exc))}", soft_wrap=True)
+        return
+    out.print(
+        f"[dim]Kept as game {game_id}: see how you played with [bold]bluffdice review last[/].[/]",
+        soft_wrap=True,
+        highlight=False,
+    )
 
 
 def resolve_rules(game: str | None, rules: str | None) -> Any:

@@ -12,6 +12,8 @@ Versions:
    options that differed from the defaults of the time.
 2. `bluffdice_schema` (this version and who wrote it); `bluffdice_version` on tournaments
    and games; rules written with every option (defaults of version 1 filled in).
+3. `person_seat` on games: the seat a person played (`bluffdice play`), None for games
+   of bots only, so `bluffdice review last` finds the person's last game.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bluffdice.games.base import BluffdiceError
 from bluffdice.store.errors import StoreError
 from bluffdice.store.models import Base, SchemaRow
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 V1_DEFAULTS = {
     "mia": (
@@ -134,5 +136,9 @@ def _v1_full_rules(game: str, rules: str) -> str:
         return rules
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+def _v2_to_v3(connection: Connection) -> None:
+    connection.execute(text("ALTER TABLE games ADD COLUMN person_seat INTEGER"))
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """STEPS[n] turns a version-n store into a version n+1 store."""
