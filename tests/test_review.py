@@ -62,7 +62,7 @@ def test_a_played_game_is_kept_and_reviewed_with_ratings_that_match_the_counted_
         input=SCRIPT,
     )
     assert played.exit_code == 0, played.stderr
-    assert "Kept as game 1" in played.stdout
+    assert "The game is kept" in played.stdout
     store = Store(db)
     stored = store.last_played()
     store.close()
@@ -114,7 +114,7 @@ def test_no_store_keeps_nothing_and_review_says_so(tmp_path: Path) -> None:
     played = runner.invoke(
         app, ["play", "--bots", "1", "--seed", "3", "--db", db, "--no-store"], input=SCRIPT
     )
-    assert played.exit_code == 0 and "Kept as" not in played.stdout
+    assert played.exit_code == 0 and "kept" not in played.stdout
     result = runner.invoke(app, ["review", "last", "--db", db])
     assert result.exit_code == 2 and result.stdout == ""
     assert "error:" in result.stderr

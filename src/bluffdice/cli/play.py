@@ -149,14 +149,14 @@ def keep(table: Any, seat: int, seed: int | None, db: str | None) -> None:
     try:
         store = Store(db)
         try:
-            game_id = store.add_played_game(table.record, table.names, seat, seed, result)
+            store.add_played_game(table.record, table.names, seat, seed, result)
         finally:
             store.close()
     except StoreError as exc:
         err.print(f"[yellow]warning:[/] the game was not kept: {escape(str(exc))}", soft_wrap=True)
         return
     out.print(
-        f"[dim]Kept as game {game_id}: see how you played with [bold]bluffdice review last[/].[/]",
+        "[dim]The game is kept: [bold]bluffdice review last[/] rates your decisions.[/]",
         soft_wrap=True,
         highlight=False,
     )

@@ -51,7 +51,10 @@ def review(
     ] = False,
     plot: Annotated[
         Path | None,
-        typer.Option(help="Save a chart of the expected cost of each decision (PNG or SVG)."),
+        typer.Option(
+            help="Also draw the expected cost of each decision to this file (.png or .svg).",
+            metavar="FILE",
+        ),
     ] = None,
 ) -> None:
     """The `review` command; its help text is REVIEW_HELP."""
