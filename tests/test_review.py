@@ -90,6 +90,9 @@ def test_a_played_game_is_kept_and_reviewed_with_ratings_that_match_the_counted_
         assert abs(rating["cost"] - cost) < 1e-3
         assert rating["mark"] == ("??" if cost > 0.2 else "?" if cost > 0.05 else "")
     for rating in claims:  # truthful exactly when the dice were at least the claim
+        if rating["knew"] == "you announced blind":
+            assert "truthful" not in rating["figures"]
+            continue
         dice = int(rating["knew"].split()[-1])
         said = int(rating["choice"])
         truthful = ORDER.index(dice) >= ORDER.index(said)

@@ -152,6 +152,15 @@ def show(review: Review, label: str) -> None:
         if key in s:
             table.add_row(label_text, f"{s[key]:.0%}")
     out.print(table)
+    by_number = {r.number: r for r in review.ratings}
+    for number in s["costliest"]:
+        r = by_number[number]
+        out.print(
+            f"  #{number} ({r.cost:.3f}): round {r.round}, {escape(r.situation)} → "
+            f"{escape(r.choice)}; best {escape(r.best or '?')}",
+            soft_wrap=True,
+            highlight=False,
+        )
     out.print("[bold]Models[/]", highlight=False)
     for name, text in review.models.items():
         out.print(f"  [bold]{escape(name)}[/]: {escape(text)}", soft_wrap=True, highlight=False)

@@ -27,6 +27,7 @@ from bluffdice.odds.mia import (
     announcer_loss,
     decide,
     p_beat,
+    roll_distribution,
 )
 from bluffdice.review.walk import Rater, Rating
 
@@ -52,7 +53,9 @@ class MiaRater(Rater):
             self.models[f"equilibrium {self.policy_name}"] = (
                 f"{self.policy.title}; solved by CFR+ with exploitability "
                 f"{self.policy.exploitability:.2g} (a perfect opponent wins at most that much "
-                "more per round); used only while two players are left"
+                "more per round); used only while two players are left; it plays each round "
+                "to win it, so it weighs a round lost to Mia like any other, where the odds "
+                "model counts the lives"
             )
 
     # --- the walk's calls ------------------------------------------------------------
@@ -184,35 +187,42 @@ class MiaRater(Rater):
             choice=str(action),
             knew=f"your dice: {dice}" if dice is not None else "you announced blind",
         )
-        if dice is None:
-            rating.note = "a blind announcement: not rated"
-            return rating
+        rolls = {dice: Fraction(1)} if dice is not None else roll_distribution(self.rules)
         ranking = self.rules.ranking
-        truthful = ranking.rank(dice) >= ranking.rank(action.value)
-        rating.figures["truthful"] = 1.0 if truthful else 0.0
+        if dice is not None:
+            truthful = ranking.rank(dice) >= ranking.rank(action.value)
+            rating.figures["truthful"] = 1.0 if truthful else 0.0
+            rating.truth = "you told the truth" if truthful else "you lied"
+        else:
+            rating.note = "a blind announcement: rated over every roll the cup may hold"
         if action.value != MIA:
             rating.figures["p_fresh_roll_beats"] = _float(p_beat(self.rules, action.value))
-        rating.truth = "you told the truth" if truthful else "you lied"
         try:
             losses: dict[str, Fraction] = {}
             answers: dict[str, str] = {}
             for legal in view.legal_actions:
                 if isinstance(legal, Announce):
-                    answer, loss = announcer_loss(self.rules, previous, legal.value, dice)
-                    losses[str(legal.value)], answers[str(legal.value)] = loss, answer
+                    total = Fraction(0)
+                    for held, p in rolls.items():
+                        answer, loss = announcer_loss(self.rules, previous, legal.value, held)
+                        total += p * loss
+                    losses[str(legal.value)], answers[str(legal.value)] = total, answer
         except ValueError as exc:
             rating.note = f"outside the odds model: {exc}"
             losses = {}
         if losses:
             rating.model = ODDS_MODEL
-            best = min(losses, key=lambda v: (losses[v], ranking.rank(int(v))))
+            truth = str(dice)
+            best = min(losses, key=lambda v: (losses[v], v != truth, ranking.rank(int(v))))
             rating.options = {v: _float(loss) for v, loss in losses.items()}
             rating.best = best
             rating.cost = _float(losses[str(action.value)] - losses[best])
-            rating.figures["model_believes"] = 1.0 if answers[str(action.value)] == BELIEVE else 0.0
-            honest = str(dice) if str(dice) in losses else None
-            if honest is not None:
-                rating.figures["truth_loss"] = _float(losses[honest])
+            believed = answers[str(action.value)] == BELIEVE
+            rating.figures["model_believes"] = 1.0 if believed else 0.0
+            if dice is not None and str(dice) in losses:
+                rating.figures["truth_loss"] = _float(losses[str(dice)])
+        if dice is None:
+            return rating
         self._announce_equilibrium(rating, view, seat, action, dice, truthful)
         return rating
 
