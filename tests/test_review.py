@@ -120,7 +120,8 @@ def test_no_store_keeps_nothing_and_review_says_so(tmp_path: Path) -> None:
     assert played.exit_code == 0 and "kept" not in played.stdout
     result = runner.invoke(app, ["review", "last", "--db", db])
     assert result.exit_code == 2 and result.stdout == ""
-    assert "error:" in result.stderr
+    assert result.stderr.startswith("error: no played game yet")
+    assert "bluffdice play" in result.stderr
 
 
 def test_an_abandoned_game_is_kept_and_a_record_file_can_be_reviewed(tmp_path: Path) -> None:
@@ -146,3 +147,41 @@ def test_an_abandoned_game_is_kept_and_a_record_file_can_be_reviewed(tmp_path: P
     result = runner.invoke(app, ["review", str(path), "--json"])
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["result"] == "abandoned before the end"
+
+
+def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_here() -> None:
+    import random
+    from math import comb
+
+    from bluffdice.bots import load_bot
+    from bluffdice.review import review_game
+    from bluffdice.table import Table, run_sync, seeded
+
+    rules = parse_rules("liars-dice(dice=3)")
+    bots = [load_bot("odds", "liars-dice", random.Random(i)) for i in range(2)]
+    table = Table(rules, 2, dice=seeded(random.Random(4)))
+    run_sync(table, bots)
+    review = review_game(table.record, 0)
+    assert review.ratings and {r.kind for r in review.ratings} <= {"bid", "call"}
+    checked = 0
+    for rating in review.ratings:
+        own = [int(d) for d in rating.knew.removeprefix("your dice: ").split()]
+        total = int(rating.situation.split("(")[1].split()[0])
+        if rating.kind != "bid" or "x" not in rating.choice:
+            continue
+        quantity, face = map(int, rating.choice.split("x"))
+        # ones wild: an unseen die counts for a face other than 1 with chance 2/6
+        p = Fraction(1, 6) if face == 1 else Fraction(2, 6)
+        mine = sum(1 for d in own if d == face or (d == 1 and face != 1))
+        unseen, need = total - len(own), quantity - mine
+        holds = sum(
+            (
+                comb(unseen, k) * p**k * (1 - p) ** (unseen - k)
+                for k in range(max(need, 0), unseen + 1)
+            ),
+            Fraction(0),
+        )
+        assert abs(rating.figures["p_bid_holds"] - float(holds)) < 1e-4
+        assert abs(rating.options[rating.choice] - float(1 - holds)) < 1e-4
+        checked += 1
+    assert checked

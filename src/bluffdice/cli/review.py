@@ -83,11 +83,19 @@ def review(
 def load_game(game: str, db: str | None) -> tuple[Any, list[str] | None, int | None, str]:
     """(record, names, the person's seat, a label) for `last`, an id or a record file."""
     from bluffdice.games.record import Record
-    from bluffdice.store import Store
+    from bluffdice.store import Store, StoreError
 
     text = game.strip()
     if text == "last" or text.isdigit():
-        store = Store(db, create=False)
+        try:
+            store = Store(db, create=False)
+        except StoreError as exc:
+            if text == "last" and str(exc).startswith("no database at"):
+                raise StoreError(
+                    f"no played game yet ({exc.args[0].split(' (')[0]}): "
+                    "play one with `bluffdice play`"
+                ) from None
+            raise
         try:
             stored = store.last_played() if text == "last" else store.game(int(text))
         finally:
