@@ -14,6 +14,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     schema,
     solve,
     tournament,
+    verify,
 )
 from bluffdice.cli.app import app, say_error
 from bluffdice.errors import BluffdiceError

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import secrets
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -13,6 +15,8 @@ from bluffdice.errors import BluffdiceError
 
 if TYPE_CHECKING:  # the games and the table load when the command runs
     from bluffdice.games.registry import GameSpec
+    from bluffdice.table import Table
+    from bluffdice.table.fair import FairDice
 
 DEFAULT_BOTS = 3
 INTERACTIVE_PAUSE = 0.8
@@ -95,6 +99,29 @@ def play(
             "you play in a terminal, 0 otherwise).",
         ),
     ] = None,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="system (the operating system's generator; seeded with --seed) or fair: "
+            "provably fair dice, committed to before the first roll and checkable after the "
+            "game with `bluffdice verify`.",
+        ),
+    ] = "system",
+    client_seed: Annotated[
+        str | None,
+        typer.Option(
+            help="With --dice fair: your own seed, mixed into every die (default: a random "
+            "one, or the --seed).",
+        ),
+    ] = None,
+    fair_record: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="With --dice fair: where to write the game's fair record (default: a file "
+            "in your data folder, named after the commitment).",
+        ),
+    ] = None,
 ) -> None:
     """The `play` command; its help text is PLAY_HELP."""
     from bluffdice.games.registry import game_of
@@ -114,11 +141,14 @@ def play(
         seats = make_seats(spec.name, lineup, None if watch else name.strip() or "You", seed)
     except (BluffdiceError, ValueError) as exc:
         raise fail(str(exc)) from None
-    dice = seeded(random.Random(f"{seed}:dice")) if seed is not None else system()
+    if dice not in ("system", "fair"):
+        raise fail(f"--dice must be system or fair, not {dice!r}")
+    fair = fair_dice(seed, client_seed) if dice == "fair" else None
+    source = seeded(random.Random(f"{seed}:dice")) if seed is not None else system()
     interactive = not watch and sys.stdin.isatty() and out.is_terminal
     names = [seat.name for seat in seats]
     session = Session(
-        table=Table(chosen, len(seats), dice=dice, names=names),
+        table=Table(chosen, len(seats), dice=fair or source, names=names),
         presenter=presenter,
         seats=seats,
         console=out,
@@ -127,10 +157,54 @@ def play(
         pause=pause if pause is not None else (INTERACTIVE_PAUSE if interactive else 0.0),
     )
     out.print(heading(spec, chosen, session.names, watch), soft_wrap=True)
-    code = session.run()
+    if fair is not None:
+        out.print(
+            f"Fair dice: commitment {fair.commitment} (seeds mixed in: "
+            f"{', '.join(fair.client_seeds)}); the server seed is shown after the game.",
+            soft_wrap=True,
+            highlight=False,
+        )
+    status = session.run()
+    if fair is not None:
+        write_fair_record(fair, session.table, fair_record)
     if not no_store and session.human is not None:
         keep(session.table, session.human, seed, db)
-    raise typer.Exit(code)
+    raise typer.Exit(status)
+
+
+def fair_dice(seed: int | None, client_seed: str | None) -> FairDice:
+    """Fair dice for one game: the server seed from --seed (reproducible) or fresh."""
+    from bluffdice.table.fair import FairDice, FairnessError, server_seed_from
+
+    mine = (
+        client_seed
+        if client_seed is not None
+        else (str(seed) if seed is not None else secrets.token_hex(8))
+    )
+    try:
+        return FairDice(server_seed_from(seed) if seed is not None else None, [mine])
+    except FairnessError as exc:
+        raise fail(str(exc)) from None
+
+
+def write_fair_record(fair: FairDice, table: Table, target: Path | None) -> None:
+    """Reveal the server seed in a record file that `bluffdice verify` checks."""
+    import msgspec
+
+    from bluffdice.store.location import user_data_file
+
+    record = fair.fair_record(table.record, unfinished=not table.over)
+    path = target or user_data_file().parent / "fair" / f"{fair.commitment[:16]}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(msgspec.json.encode(record))
+    except OSError as exc:
+        raise fail(f"cannot write the fair record to {path}: {exc.strerror}") from None
+    out.print(
+        f"Fair record: {path} (digest {record.digest}); check it: bluffdice verify {path}",
+        soft_wrap=True,
+        highlight=False,
+    )
 
 
 def keep(table: Any, seat: int, seed: int | None, db: str | None) -> None:

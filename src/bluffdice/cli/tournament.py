@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import msgspec
 import typer
 
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
@@ -98,6 +99,14 @@ def tournament(
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Store the games (for `replay`).")
     ] = True,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="seeded (reproducible by --seed) or fair: every game's dice come from a "
+            "commit-reveal stream whose seeds are stored, so `bluffdice verify GAME_ID` can "
+            "check them (still reproducible by --seed).",
+        ),
+    ] = "seeded",
 ) -> None:
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
     from bluffdice.bots.base import available_bots
@@ -119,7 +128,7 @@ def tournament(
     names = bots.split(",") if bots is not None else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
     try:
-        config = make_config(rules_string(parsed), names, games, the_seed, seats)
+        config = make_config(rules_string(parsed), names, games, the_seed, seats, dice)
         runner = make_executor(executor, _workers(workers, games))
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
@@ -297,6 +306,7 @@ def _stored(config: TournamentConfig, result: GameResult) -> dict[str, Any]:
             "lives": list(result.lives),
             "score": list(result.score),
             "rounds": result.rounds,
+            **({"fair": msgspec.to_builtins(result.fair)} if result.fair is not None else {}),
         },
     }
 

@@ -189,3 +189,12 @@ class GameState(Protocol):
     def default_action(self) -> Any:
         """The move a table makes for a player whose time ran out."""
         ...
+
+    def physical_roll(self) -> tuple[int, int]:
+        """The real dice behind this chance node, (dice, faces): fair dice sources roll
+        them one by one (a seat draw among n players is one die of n faces)."""
+        ...
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> Any:
+        """The chance outcome that these dice, as rolled, make."""
+        ...

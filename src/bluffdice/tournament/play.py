@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -29,6 +30,9 @@ class GameJob(msgspec.Struct, frozen=True):
     """The number of the tournament's bot in each seat."""
     bots: tuple[str, ...]
     """The bot spec (name, file or module) in each seat."""
+    dice: str = "seeded"
+    """"seeded", or "fair": a commit-reveal stream whose server seed comes from the seed,
+    so the game can be verified (`bluffdice verify`) and still replayed by seed."""
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -47,6 +51,8 @@ class GameResult(msgspec.Struct, frozen=True):
     lives: tuple[int, ...]
     score: tuple[int, ...]
     rounds: int
+    fair: Any = None
+    """With fair dice: the `FairRecord` (commitment, revealed seeds, digest)."""
 
 
 _CLASSES: dict[tuple[str, str], type[Bot]] = {}
@@ -69,7 +75,13 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         bot_class(bot, spec.name)(random.Random(derive_seed(job.seed, "seat", seat)))
         for seat, bot in enumerate(job.bots)
     ]
-    table = Table(rules, players, dice=seeded(derive_seed(job.seed, "dice")))
+    dice_seed = derive_seed(job.seed, "dice")
+    fair = None
+    if job.dice == "fair":
+        from bluffdice.table.fair import FairDice, server_seed_from
+
+        fair = FairDice(server_seed_from(dice_seed))
+    table = Table(rules, players, dice=fair if fair is not None else seeded(dice_seed))
     try:
         outcome = run_sync(table, agents)
     except Exception as exc:  # a bot's mistake: name the bot and the game, not a traceback
@@ -88,6 +100,7 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         lives=outcome.left,
         score=outcome.score,
         rounds=outcome.rounds,
+        fair=fair.fair_record(table.record) if fair is not None else None,
     )
 
 

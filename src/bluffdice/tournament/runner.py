@@ -34,6 +34,8 @@ class TournamentConfig:
     seats: int
     games: int
     seed: int
+    dice: str = "seeded"
+    """"seeded" or "fair" (every game's dice verifiable; see `GameJob.dice`)."""
 
     @property
     def game(self) -> str:
@@ -45,7 +47,12 @@ class TournamentConfig:
 
 
 def make_config(
-    rules: str, bots: Sequence[str], games: int, seed: int, seats: int | None = None
+    rules: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    seats: int | None = None,
+    dice: str = "seeded",
 ) -> TournamentConfig:
     """Check everything a user typed before a single game is played.
 
@@ -54,6 +61,8 @@ def make_config(
     """
     parsed = parse_rules(rules)
     spec = game_of(parsed)
+    if dice not in ("seeded", "fair"):
+        raise BluffdiceError(f"--dice must be seeded or fair, not {dice!r}")
     specs = tuple(b.strip() for b in bots if b.strip())
     if not specs:
         raise BluffdiceError("name at least one bot (--bots random,honest)")
@@ -78,6 +87,7 @@ def make_config(
         seats=seats,
         games=games,
         seed=seed,
+        dice=dice,
     )
 
 
@@ -107,6 +117,7 @@ def job(config: TournamentConfig, index: int) -> GameJob:
         seed=game_seed(config.seed, index),
         entrants=seated,
         bots=tuple(config.bots[b] for b in seated),
+        dice=config.dice,
     )
 
 

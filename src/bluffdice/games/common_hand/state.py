@@ -413,6 +413,29 @@ class CommonHandState(TableState, frozen=True):
             return f"{action} is not allowed now"
         return f"{action!r} is not a common-hand action: name a hand, call liar, or reroll"
 
+    # --- physical dice (fair dice sources) -------------------------------------------
+
+    def physical_roll(self) -> tuple[int, int]:
+        """(dice, faces) behind this chance node: the seat draw is one die with a face per
+        player, a roll is five dice, a reroll the dice put back in the cup."""
+        if self.phase == "seat":
+            return 1, self.players
+        if self.phase == "roll":
+            return DICE, FACES
+        if self.phase == "reroll":
+            return self.rerolling, FACES
+        raise IllegalAction(f"no dice are rolled in phase {self.phase}")
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> CommonHandOutcome:
+        """Rolled dice are one sorted hand, whatever order they fell in; die k of n seats
+        picks seat k - 1."""
+        count, faces = self.physical_roll()
+        if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
+            raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
+        if self.phase == "seat":
+            return FirstPlayer(dice[0] - 1)
+        return Dice(tuple(sorted(dice)))
+
 
 def _whole(n: object) -> bool:
     return type(n) is int or (isinstance(n, Integral) and not isinstance(n, bool))

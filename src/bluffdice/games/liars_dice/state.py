@@ -465,6 +465,27 @@ class LiarsDiceState(TableState, frozen=True):
             return f"{action} is not allowed now"
         return f"{action!r} is not a Liar's Dice action: bid (3x5), call liar, or calza"
 
+    # --- physical dice (fair dice sources) -------------------------------------------
+
+    def physical_roll(self) -> tuple[int, int]:
+        """(dice, faces) behind this chance node: the seat draw is one die with a face per
+        player, a roll is the roller's whole cup."""
+        if self.phase == "seat":
+            return 1, self.players
+        if self.phase == "roll":
+            return self.dice[self.turn], self.rules.faces
+        raise IllegalAction(f"no dice are rolled in phase {self.phase}")
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> LiarsDiceOutcome:
+        """A cup is one sorted hand, whatever order its dice fell in; die k of n seats
+        picks seat k - 1."""
+        count, faces = self.physical_roll()
+        if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
+            raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
+        if self.phase == "seat":
+            return FirstPlayer(dice[0] - 1)
+        return Dice(tuple(sorted(dice)))
+
 
 def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
     """A game at its first chance node (who starts, or the first cup); 2 to 8 players."""

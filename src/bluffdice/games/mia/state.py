@@ -646,6 +646,27 @@ class MiaState(TableState, frozen=True):
         legal = ", ".join(str(a) for a in self.legal_actions()[:6])
         return f"{action} is not allowed now; allowed: {legal}"
 
+    # --- physical dice (fair dice sources) -------------------------------------------
+
+    def physical_roll(self) -> tuple[int, int]:
+        """(dice, faces) behind this chance node: the seat draw is one die with a face per
+        player, a roll is two six-sided dice."""
+        if self.phase == "seat":
+            return 1, self.players
+        if self.phase in ("roll", "beat"):
+            return 2, 6
+        raise IllegalAction(f"no dice are rolled in phase {self.phase}")
+
+    def outcome_of_roll(self, dice: Sequence[int]) -> MiaOutcome:
+        """Two dice in either order make one value (5 and 3 is 53); die k of n seats
+        picks seat k - 1."""
+        count, faces = self.physical_roll()
+        if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
+            raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
+        if count == 1:
+            return FirstPlayer(dice[0] - 1)
+        return Dice(max(dice) * 10 + min(dice))
+
 
 def _is_whole(number: object) -> bool:
     """An integer, but neither a bool nor a float: an action or outcome must read back
