@@ -97,7 +97,11 @@ def test_a_played_game_is_kept_and_reviewed_with_ratings_that_match_the_counted_
         said = int(rating["choice"])
         truthful = ORDER.index(dice) >= ORDER.index(said)
         assert rating["figures"]["truthful"] == (1.0 if truthful else 0.0)
-    # heads-up classic is covered by the shipped policy: the equilibrium is shown, named
+    # heads-up classic is covered by the shipped policy: the equilibrium is shown, named,
+    # and a mark the equilibrium disagrees with says so
+    for rating in ratings:
+        if rating["mark"] and (rating["equilibrium_choice"] or 0) >= 0.5:
+            assert "the equilibrium makes this move" in rating["note"]
     assert any(r["equilibrium"] for r in ratings)
     assert any(name.startswith("equilibrium mia-classic") for name in review["models"])
     summary = review["summary"]

@@ -104,6 +104,15 @@ def rater_for(record: Record) -> Rater:
     return rater
 
 
+def _flag_disagreement(rating: Rating) -> None:
+    """A move the odds model marks but the equilibrium mostly makes: say so, since the
+    model's assumptions (not the player) may be what is wrong there."""
+    if rating.mark and (rating.equilibrium_choice or 0.0) >= 0.5:
+        agree = f"the equilibrium makes this move {rating.equilibrium_choice:.0%} of the time"
+        rating.note = f"{rating.note}; {agree}" if rating.note else agree
+        rating.note += ": the odds model's assumptions may not fit this spot"
+
+
 def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -> Review:
     """Rebuild `record` at a table and rate every decision of `seat`."""
     from bluffdice.games.registry import get_game
@@ -121,6 +130,7 @@ def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -
         if entry.actor == seat:
             rating = rater.rate(len(ratings) + 1, step, before, seat, entry.action)
             if rating is not None:
+                _flag_disagreement(rating)
                 ratings.append(rating)
                 pending = rating
         if pending is not None:
