@@ -140,17 +140,18 @@ def test_an_abandoned_game_is_kept_and_a_record_file_can_be_reviewed(tmp_path: P
     stored = store.last_played()
     store.close()
     assert stored.result["abandoned"] is True
-    record = {
-        "game": "mia",
-        "rules": stored.record.rules,
-        "players": 3,
-        "steps": list(stored.record.steps),
-    }
+    exported = runner.invoke(app, ["replay", str(stored.id), "--db", db, "--json"])
+    assert exported.exit_code == 0, exported.stderr
+    record = json.loads(exported.stdout)  # a record file, as `replay --json` writes it
+    assert record["person_seat"] == 0
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     result = runner.invoke(app, ["review", str(path), "--json"])
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["result"] == "abandoned before the end"
+    reviewed = json.loads(result.stdout)
+    assert reviewed["result"] == "abandoned before the end" and reviewed["seat"] == 0
+    assert reviewed["ratings"]
+    assert {r["choice"] for r in reviewed["ratings"]} <= {"62", "roll"}
 
 
 def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_here() -> None:

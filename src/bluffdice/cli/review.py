@@ -35,8 +35,7 @@ def review(
         int | None,
         typer.Option(
             min=0,
-            help="The seat to review, from 0 (default: the seat the person played; 0 for a "
-            "record file).",
+            help="The seat to review, from 0 (default: the seat the person played, else 0).",
         ),
     ] = None,
     db: Annotated[
@@ -117,7 +116,13 @@ def load_game(game: str, db: str | None) -> tuple[Any, list[str] | None, int | N
             f"{path} is not a game record (game, rules, players, steps): {exc}"
         ) from None
     names = data.get("names") or data.get("bots")
-    return record, [str(n) for n in names] if names else None, None, str(path)
+    seat = data.get("person_seat")
+    return (
+        record,
+        [str(n) for n in names] if names else None,
+        seat if isinstance(seat, int) else None,
+        str(path),
+    )
 
 
 def show(review: Review, label: str) -> None:
