@@ -169,6 +169,10 @@ def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_he
     review = review_game(table.record, 0)
     assert review.ratings and {r.kind for r in review.ratings} <= {"bid", "call"}
     checked = 0
+    for rating in review.ratings:  # a revealed count is about this move's bid only
+        if rating.truth is not None:
+            tested = rating.choice if rating.kind == "bid" else rating.situation.split()[1]
+            assert f"for {tested}:" in rating.truth
     for rating in review.ratings:
         own = [int(d) for d in rating.knew.removeprefix("your dice: ").split()]
         total = int(rating.situation.split("(")[1].split()[0])

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bluffdice.games.base import GameState
+from bluffdice.games.base import CHANCE, GameState
 from bluffdice.games.record import Record
 
 MARK_DUBIOUS = 0.05
@@ -125,17 +125,21 @@ def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -
     rater.names = list(table.names)
     ratings: list[Rating] = []
     before: GameState = table.initial
-    pending: Rating | None = None
+    pending: Rating | None = None  # a rating waiting for the truth of its round
+    window = 0
     for step, entry in enumerate(table.log):
         if entry.actor == seat:
             rating = rater.rate(len(ratings) + 1, step, before, seat, entry.action)
             if rating is not None:
                 _flag_disagreement(rating)
                 ratings.append(rating)
-                pending = rating
-        if pending is not None:
+                pending, window = rating, 2
+        if pending is not None and entry.actor != CHANCE:
+            # the move's own events, then the next player's answer (a call of a bid):
+            # any later reveal is about someone else's move
             rater.truth(before, pending, entry.events)
-            if pending.truth is not None:
+            window -= 1
+            if pending.truth is not None or window == 0:
                 pending = None
         before = entry.state
     outcome = table.outcome()
