@@ -83,8 +83,10 @@ class LiarsDiceRater(Rater):
     def truth(self, before: Any, rating: Rating, events: Sequence[Any]) -> None:
         for event in events:
             if isinstance(event, Revealed):
-                rating.truth = f"{event.count} dice counted for {event.quantity}x{event.face}: " + (
-                    "the bid held" if event.count >= event.quantity else "the bid failed"
+                dice = "die" if event.count == 1 else "dice"
+                held = "the bid held" if event.count >= event.quantity else "the bid failed"
+                rating.truth = (
+                    f"{event.count} {dice} counted for {event.quantity}x{event.face}: {held}"
                 )
                 return
 
