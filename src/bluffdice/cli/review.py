@@ -194,6 +194,8 @@ def rating_lines(rating: Any) -> list[str]:
         facts.append(
             "the model's next player " + ("believes it" if f["model_believes"] else "challenges it")
         )
+    if "equilibrium_believes" in f:
+        facts.append(f"the equilibrium believes it {f['equilibrium_believes']:.0%}")
     if "p_fresh_roll_beats" in f:
         facts.append(f"a fresh roll beats it {f['p_fresh_roll_beats']:.1%}")
     if facts:
