@@ -129,9 +129,12 @@ def show(review: Review, label: str) -> None:
     """The review as Rich text: one block per decision, then the summary."""
     from rich.table import Table
 
+    from bluffdice.cli.replay import _rules_name
+
     me = review.names[review.seat]
     out.print(
-        f"[bold]Review of {escape(label)}[/]: {escape(review.game)} ({escape(review.rules)}), "
+        f"[bold]Review of {escape(label)}[/]: {escape(review.game)} "
+        f"({escape(_rules_name(review.rules))}), "
         f"{escape(', '.join(review.names))}; {escape(review.result)}. "
         f"Decisions of {escape(me)} (seat {review.seat}).",
         soft_wrap=True,
