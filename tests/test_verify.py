@@ -279,7 +279,7 @@ def test_verify_checks_the_commitment_you_were_shown() -> None:
         (["."], None, "it is a folder"),
         (["-"], b"not json", "invalid JSON"),
         (["-"], b'{"record": {}}', "not a fair game record"),
-        (["17"], None, "stored games do not keep fair records yet"),
+        (["17", "--db", "/nonexistent/bluffdice.db"], None, "17: "),
     ],
 )
 def test_a_bad_record_is_one_error_line_and_exit_2(

@@ -6,12 +6,14 @@ import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
     docs,
+    maexchen,
     odds,
     play,
     replay,
     review,
     rules,
     schema,
+    simulate,
     solve,
     tournament,
     verify,

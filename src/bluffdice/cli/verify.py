@@ -106,15 +106,18 @@ def _stored(game_id: int, db: str | None) -> bytes:
     """A stored game's fair record (tournaments with --dice fair keep it with the result)."""
     import msgspec
 
-    from bluffdice.store import Store
+    from bluffdice.store import Store, StoreError
     from bluffdice.store.location import default_database
     from bluffdice.table.fair import FairnessError
 
-    store = Store(db if db is not None else default_database(), create=False)
     try:
-        stored = store.game(game_id)
-    finally:
-        store.close()
+        store = Store(db if db is not None else default_database(), create=False)
+        try:
+            stored = store.game(game_id)
+        finally:
+            store.close()
+    except StoreError as exc:
+        raise FairnessError(str(exc)) from None
     fair = stored.result.get("fair")
     if fair is None:
         raise FairnessError(

@@ -61,6 +61,8 @@ def run_sync(table: Table, agents: Sequence[Agent]) -> Outcome | None:
     """Play an all-local table to the end. A refused move raises AgentError (a local
     agent has no one to retry for it); an exception from an agent propagates."""
     listener = tell_agents(table, agents)
+    for entry in table.log:  # what happened before they sat down (who starts)
+        listener(entry)
     table.listeners.append(listener)
     try:
         while (pending := table.pending()) is not None:
@@ -99,6 +101,8 @@ async def run(table: Table, seats: Sequence[Seat]) -> Outcome | None:
             if update is not None:
                 seat.tell(update)
 
+    for entry in table.log:  # what happened before they sat down (who starts)
+        listener(entry)
     table.listeners.append(listener)
     try:
         while (pending := table.pending()) is not None:

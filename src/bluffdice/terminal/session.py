@@ -140,9 +140,10 @@ class Session:
     def run(self) -> int:
         """Play to the end and show the result; the exit status for the command."""
         self._seen = self.table.initial
-        for entry in self.table.log:  # what happened before the first move (the seat draw)
-            self._narrate(entry)
         listeners = [self._narrate, tell_agents(self.table, [s.bot for s in self.seats])]
+        for entry in self.table.log:  # what happened before the first move (the seat draw)
+            for listener in listeners:
+                listener(entry)
         self.table.listeners.extend(listeners)
         try:
             while (pending := self.table.pending()) is not None:

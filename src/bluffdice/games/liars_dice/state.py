@@ -150,7 +150,7 @@ class LiarsDiceState(TableState, frozen=True):
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
         if self.phase != "bid":
             return ()
-        return self.rules.ladder.legal_actions(self.total, self.bid, self.palifico)  # type: ignore[no-any-return]
+        return _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[0]
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
@@ -159,27 +159,41 @@ class LiarsDiceState(TableState, frozen=True):
             raise IllegalAction("the game is over")
         events: list[Event] = []
         if phase == "bid":
-            ladder = self.rules.ladder
-            if (
-                not isinstance(action, Action)
-                or (isinstance(action, Bid) and not whole_numbers(action))
-                or not ladder.is_legal(self.total, self.bid, self.palifico, action)
-            ):
+            try:
+                table = _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[1]
+                found = table.get(action)
+            except TypeError:  # not even hashable: certainly not an action
+                found = None
+            if found is None or (type(found) is Bid and not whole_numbers(action)):
                 raise IllegalAction(self._why_illegal(action))
-            if isinstance(action, Bid):
-                # Keep the rules' own bid (a numpy int becomes an int): events and the
-                # record then hold plain numbers.
-                action = ladder.bid(int(action.quantity), int(action.face))
-            state = self._apply_action(action, events)
+            # `found` is the rules' own action: a numpy int in a bid becomes an int, so
+            # events and the record hold plain numbers.
+            if type(found) is Bid:
+                me = self.turn
+                q, f = found.quantity, found.face
+                nxt = me + 1 if me + 1 < self.players else 0
+                if not self.dice[nxt]:
+                    nxt = self.next_alive(me)
+                state = msgspec.structs.replace(
+                    self,
+                    bid=found,
+                    bidder=me,
+                    bids=(*self.bids, BidCall(me, q, f)),
+                    turn=nxt,
+                    moves=self.moves + 1,
+                )
+                return _step(Step, (state, (BidMade(player=me, quantity=q, face=f),)))
+            # liar or calza: the round ends (and counts the move)
+            return _step(Step, (self._apply_action(found, events), tuple(events)))
         elif phase == "roll":
-            state = self._apply_roll(action, events)
+            return self._apply_roll(action)
         else:
             if not isinstance(action, FirstPlayer) or not 0 <= action.player < self.players:
                 raise IllegalAction(
                     f"chance must pick the first player (first 0 .. first {self.players - 1})"
                 )
             state = self._start_round(action.player, 1, events)
-        return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
+        return _step(Step, (msgspec.structs.replace(state, moves=self.moves + 1), tuple(events)))
 
     def view(self, player: int | None) -> LiarsDiceView:
         rules: LiarsDiceRules = self.rules
@@ -295,7 +309,7 @@ class LiarsDiceState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_roll(self, outcome: Any, events: list[Event]) -> LiarsDiceState:
+    def _apply_roll(self, outcome: Any) -> Step:
         roller = self.turn
         count = self.dice[roller]
         if (
@@ -307,13 +321,17 @@ class LiarsDiceState(TableState, frozen=True):
                 f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
                 "(e.g. dice " + "1" * count + ")"
             )
-        events.append(Rolled(player=roller, count=count))
-        events.append(YourDice(player=roller, dice=outcome.dice))
+        events = (Rolled(player=roller, count=count), YourDice(player=roller, dice=outcome.dice))
         hands = self.hands[:roller] + (outcome.dice,) + self.hands[roller + 1 :]
+        moves = self.moves + 1
         for seat in range(roller + 1, self.players):
             if self.dice[seat]:
-                return msgspec.structs.replace(self, hands=hands, turn=seat)
-        return msgspec.structs.replace(self, hands=hands, phase="bid", turn=self.starter)
+                state = msgspec.structs.replace(self, hands=hands, turn=seat, moves=moves)
+                return _step(Step, (state, events))
+        state = msgspec.structs.replace(
+            self, hands=hands, phase="bid", turn=self.starter, moves=moves
+        )
+        return _step(Step, (state, events))
 
     def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
         me = self.turn
@@ -387,6 +405,7 @@ class LiarsDiceState(TableState, frozen=True):
         )
         state = msgspec.structs.replace(
             self,
+            moves=self.moves + 1,
             dice=tuple(dice),
             eliminated=eliminated,
             eliminated_in=eliminated_in,
@@ -431,23 +450,22 @@ class LiarsDiceState(TableState, frozen=True):
         self, starter: int, number: int, events: list[Event], palifico: bool = False
     ) -> LiarsDiceState:
         n = self.players
-        state = self
         if number == 1:
-            dice = (self.rules.dice,) * n
-            state = msgspec.structs.replace(
-                self, dice=dice, hands=((),) * n, palifico_done=(False,) * n
-            )
-        events.append(
-            RoundStarted(round=number, starter=starter, dice=state.dice, palifico=palifico)
-        )
-        first_roller = next(p for p in range(n) if state.dice[p])
+            dice: tuple[int, ...] = (self.rules.dice,) * n
+            first: dict[str, Any] = {"hands": ((),) * n, "palifico_done": (False,) * n}
+        else:
+            dice, first = self.dice, {}
+        events.append(RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico))
+        first_roller = next(p for p in range(n) if dice[p])
         return msgspec.structs.replace(
-            state,
+            self,
+            dice=dice,
             phase="roll",
             turn=first_roller,
             starter=starter,
             round=number,
             palifico=palifico,
+            **first,
         )
 
     def _why_illegal(self, action: object) -> str:
@@ -487,20 +505,57 @@ class LiarsDiceState(TableState, frozen=True):
         return Dice(tuple(sorted(dice)))
 
 
+_DEFAULT_RULES = LiarsDiceRules()
+_step = tuple.__new__
+"""`_step(Step, (state, events))` builds a Step without the Python-level __new__ of a
+named tuple: half the cost, on every move."""
+_FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
+
+_MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[Any, LiarsDiceAction]]
+_MOVES: dict[int, tuple[LiarsDiceRules, dict[tuple[int, Bid | None, bool], _MoveTable]]] = {}
+
+
+def _legal_moves(
+    rules: LiarsDiceRules, total: int, bid: Bid | None, palifico: bool
+) -> _MoveTable:
+    """The ladder's legal actions, and each mapped to itself, so one look-up both checks
+    an action and finds the ladder's own object for it. Kept per rule set by identity:
+    hashing a rules dataclass on every move would cost more than the move."""
+    entry = _MOVES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_MOVES) > 256:
+            _MOVES.clear()
+        entry = _MOVES[id(rules)] = (rules, {})
+    key = (total, bid, palifico)
+    table = entry[1].get(key)
+    if table is None:
+        legal = rules.ladder.legal_actions(total, bid, palifico)
+        table = entry[1][key] = (legal, {a: a for a in legal})
+    return table
+
+
 def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
     """A game at its first chance node (who starts, or the first cup); 2 to 8 players."""
-    from bluffdice.games.registry import parse_rules
+    chosen: LiarsDiceRules
+    if isinstance(rules, str):
+        from bluffdice.games.registry import parse_rules
 
-    chosen: LiarsDiceRules = (
-        parse_rules(rules, game="liars-dice")
-        if isinstance(rules, str)
-        else rules or LiarsDiceRules()
-    )
+        chosen = parse_rules(rules, game="liars-dice")
+    else:
+        chosen = rules or _DEFAULT_RULES
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError(
             f"Liar's Dice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
+    # States are immutable values: every new game of a rule set can share the first one.
+    key = (id(chosen), players)
+    found = _FIRST.get(key)
+    if found is not None and found[0] is chosen:
+        return found[1]
     state = LiarsDiceState(rules=chosen, players=players)
     if chosen.start == "first-seat":
-        return state._start_round(0, 1, [])
+        state = state._start_round(0, 1, [])
+    if len(_FIRST) > 256:
+        _FIRST.clear()
+    _FIRST[key] = (chosen, state)
     return state

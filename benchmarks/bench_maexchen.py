@@ -1,0 +1,202 @@
+"""How fast the Mäxchen server plays, and what hostile datagrams do to it.
+
+    python benchmarks/bench_maexchen.py [--seconds 5] [--fuzz 100000] [--skip-fuzz]
+
+Part 1, rounds per second: the server runs in this process, the bots (the example bot's
+strategy, answering at once) in a second process, all over loopback; 4 and 8 bots, with
+the early start (a round begins when every player joined) and with the classic full
+250 ms join window. Part 2, the fuzz: 4 bots play while hostile datagrams arrive from
+several loopback addresses (garbage, huge, wrong encodings, commands with wrong or stolen
+tokens, name take-overs, spectator noise) and a flood from one address; afterwards every
+round must replay in the engine and every score must be the sum of the rounds.
+
+Figures depend on the machine and its load: say what else ran when you quote them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import multiprocessing
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
+from bluffdice.protocol.maexchen_server import MaexchenServer, Options, PlayedRound, dice_source
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"
+
+
+def _strategy() -> Any:
+    spec = importlib.util.spec_from_file_location("maexchen_example_bot", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Strategy
+
+
+def _bots_process(port: int, count: int, seconds: float) -> None:
+    """The bots' process: `count` bots for at most `seconds`, then exit."""
+
+    async def main() -> None:
+        strategy = _strategy()
+        bots = await swarm(("127.0.0.1", port), count, lambda: strategy().reply)
+        await asyncio.sleep(seconds)
+        for bot in bots:
+            bot.close()
+
+    asyncio.run(main())
+
+
+async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
+    dice, rng = dice_source(1)
+    server = MaexchenServer(
+        Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25), dice, rng
+    )
+    _, port = await server.start()
+    context = multiprocessing.get_context("spawn")
+    child = context.Process(target=_bots_process, args=(port, bots, seconds + 30), daemon=True)
+    child.start()
+    try:
+        for _ in range(600):  # the bots' process starts within a minute on a loaded machine
+            if sum(not c.spectator for c in server.clients.values()) == bots:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise RuntimeError("the bots did not register")
+        running = asyncio.create_task(server.run())
+        await asyncio.sleep(min(1.0, seconds / 4))  # warm up
+        rounds, sent, received = server.stats.rounds, server.stats.sent, server.stats.received
+        started, cpu = time.perf_counter(), time.process_time()
+        await asyncio.sleep(seconds)
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        played = server.stats.rounds - rounds
+        stats = server.stats
+        server.stop()
+        await asyncio.wait_for(running, 5)
+    finally:
+        server.close()
+        child.terminate()
+        child.join(5)
+    return {
+        "bots": bots,
+        "start": "early" if early else "250 ms window",
+        "rounds": played,
+        "seconds": elapsed,
+        "rounds/s": played / elapsed,
+        "datagrams out/s": (stats.sent - sent) / elapsed,
+        "datagrams in/s": (stats.received - received) / elapsed,
+        "cpu ms/round": 1000 * cpu / played if played else float("nan"),
+    }
+
+
+async def _fuzz(count: int, flood: int) -> dict[str, Any]:
+    dice, rng = dice_source(2)
+    server = MaexchenServer(Options(host="127.0.0.1", port=0), dice, rng)
+    rounds: list[PlayedRound] = []
+    server.listeners.append(rounds.append)
+    address = await server.start()
+    watcher = await spectator(address)
+    strategy = _strategy()
+    bots = await swarm(address, 4, lambda: strategy().reply, secret="bench")
+    names = {b.name for b in bots}
+    addresses = {b.name: server.clients[b.name].address for b in bots}
+    running = asyncio.create_task(server.run())
+    await asyncio.sleep(0.5)
+    before = len(rounds)
+    started = time.perf_counter()
+    report = await fuzz(address, count, bots, random.Random(7), flood=flood)
+    elapsed = time.perf_counter() - started
+    during = len(rounds) - before
+    reasons: dict[str, int] = {}
+    for r in rounds[before:]:
+        reasons[r.reason] = reasons.get(r.reason, 0) + 1
+    await asyncio.sleep(0.5)
+    alive = not running.done()
+    server.stop()
+    await asyncio.wait_for(running, 5)
+    server.close()
+    taken = [b.name for b in bots if server.clients[b.name].address != addresses[b.name]]
+    for b in bots:
+        b.close()
+    players = names | {n for r in rounds for n in r.order}
+    problems = check_rounds(rounds, server.scores, players)
+    problems += check_transcript(watcher.lines, players)
+    problems += [f"a round with strangers: {r.order}" for r in rounds if not set(r.order) <= names]
+    return {
+        "report": report,
+        "stats": server.stats,
+        "seconds": elapsed,
+        "rounds during": during,
+        "reasons during": reasons,
+        "rounds checked": len(rounds),
+        "server alive": alive,
+        "names taken": taken,
+        "problems": problems,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per run")
+    parser.add_argument("--fuzz", type=int, default=100_000, help="hostile datagrams")
+    parser.add_argument("--flood", type=int, default=20_000, help="flood from one address")
+    parser.add_argument("--skip-fuzz", action="store_true")
+    parser.add_argument("--skip-speed", action="store_true")
+    args = parser.parse_args()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    if not args.skip_speed:
+        rows = []
+        for bots in (4, 8):
+            for early in (True, False):
+                seconds = args.seconds if early else max(2.0, args.seconds / 2)
+                rows.append(asyncio.run(_speed(bots, early, seconds)))
+        print("\nRounds per second, bots in another process, loopback, answers at once")
+        print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
+        print(
+            f"{'bots':>4}  {'start':<14} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
+            f"{'dgrams out/s':>12} {'dgrams in/s':>11} {'server cpu ms/round':>19}"
+        )
+        for r in rows:
+            print(
+                f"{r['bots']:>4}  {r['start']:<14} {r['rounds']:>7} {r['seconds']:>6.1f} "
+                f"{r['rounds/s']:>9.1f} {r['datagrams out/s']:>12.0f} "
+                f"{r['datagrams in/s']:>11.0f} {r['cpu ms/round']:>19.2f}"
+            )
+    if not args.skip_fuzz:
+        result = asyncio.run(_fuzz(args.fuzz, args.flood))
+        report, stats = result["report"], result["stats"]
+        print(
+            f"\nFuzz: {report.sent} hostile datagrams sent in {result['seconds']:.1f} s "
+            f"while 4 bots played"
+        )
+        print("  by kind: " + ", ".join(f"{k} {v}" for k, v in sorted(report.kinds.items())))
+        print(
+            f"  server received {stats.received} (the kernel drops what overflows its "
+            f"buffer): too big {stats.too_big}, rate-limited {stats.rate_limited}, "
+            f"malformed {stats.malformed}, ignored {stats.ignored}"
+        )
+        print(
+            f"  rounds played during the fuzz {result['rounds during']}, rounds checked "
+            f"{result['rounds checked']}; server alive: {result['server alive']}; names "
+            f"taken over: {result['names taken'] or 'none'}"
+        )
+        print(
+            "  how those rounds were lost: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(result["reasons during"].items())) or "-")
+        )
+        problems = result["problems"]
+        print(f"  problems (corrupted rounds, wrong scores): {len(problems)}")
+        for p in problems[:10]:
+            print("   ", p)
+        if problems or not result["server alive"] or result["names taken"]:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

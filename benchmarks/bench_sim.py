@@ -1,0 +1,310 @@
+"""The batch simulator and the rules engine against their references, in one run.
+
+    .venv/bin/python benchmarks/bench_sim.py            # about a minute
+    .venv/bin/python benchmarks/bench_sim.py --quick    # a few seconds, rougher
+
+Rows (each timed as the best of several interleaved repetitions, one process; times are
+the process's CPU time, so a machine shared with other work slows both sides alike and
+does not count the time the process waited for a core):
+
+1. Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`), against
+   the same bots played by the rules engine: target at least 5 million rounds a second.
+2. Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
+   against pyspiel's `liars_dice` random playouts driven from Python: target 30x.
+3. The same random playouts through the engine's public API (immutable, validated
+   states: `legal_actions`, `chance_outcomes`, `apply`), against pyspiel: target 0.5x.
+4. Random Mia playouts through the engine now, against the engine as it was before this
+   work (`games/mia/state.py` at commit BASELINE, loaded from git): target 1.0x (no
+   slower). Both play the same seeded games; the benchmark checks they end identically.
+
+Needs the bench extra for rows 2 and 3: `pip install -e '.[bench]'` (open-spiel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from bluffdice.games.base import CHANCE
+from bluffdice.games.registry import parse_rules
+
+BASELINE = "611915c"
+"""The commit whose Mia engine row 4 compares against (before the engine work)."""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def best_rate(run: Callable[[], int], repeats: int) -> float:
+    """Units per second of the fastest of `repeats` runs (the least disturbed one)."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.process_time()
+        units = run()
+        rate = units / max(time.process_time() - start, 1e-9)
+        best = max(best, rate)
+    return best
+
+
+# --- 1. Mia rounds --------------------------------------------------------------------
+
+
+def mia_sim_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Callable[[], int]:
+    from bluffdice.sim.mia import MiaSim
+    from bluffdice.sim.mia_tables import table_for
+
+    rules = parse_rules(rules_text)
+    sim = MiaSim(rules, [table_for(b, rules) for b in bots])
+    seeds = iter(range(10**6))
+
+    def run() -> int:
+        return int(sim.run(games, seed=next(seeds)).rounds.sum())
+
+    return run
+
+
+def mia_engine_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Callable[[], int]:
+    from bluffdice.sim.engine import engine_bots, play_engine_game
+
+    rules = parse_rules(rules_text)
+    rng = random.Random(1)
+
+    def run() -> int:
+        rounds = 0
+        for g in range(games):
+            rounds += play_engine_game(rules, engine_bots(bots, "mia", g), rng).round
+        return rounds
+
+    return run
+
+
+# --- 2, 3. Liar's Dice random playouts ------------------------------------------------
+
+
+def ld_sim_playouts(games: int) -> Callable[[], int]:
+    from bluffdice.sim.liars_dice import LiarsDiceSim, random_table
+
+    rules = parse_rules("openspiel")
+    table = random_table(rules, 2)
+    sim = LiarsDiceSim(rules, [table, table])
+    seeds = iter(range(10**6))
+
+    def run() -> int:
+        return sim.run(games, seed=next(seeds)).games
+
+    return run
+
+
+def pyspiel_playouts(games: int) -> Callable[[], int]:
+    import pyspiel
+
+    game = pyspiel.load_game("liars_dice")
+    rng = random.Random(1)
+
+    def run() -> int:
+        choice = rng.choice
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(choice(state.legal_actions()))
+        return games
+
+    return run
+
+
+def engine_playouts(
+    rules_text: str, games: int, new_game: Any = None, players: int = 2
+) -> Callable[[], int]:
+    """Random playouts through the public API: the same loop as pyspiel's above."""
+    rules = parse_rules(rules_text)
+    if new_game is None:
+        from bluffdice.games.registry import game_of
+
+        new_game = game_of(rules).new_game
+
+    def run() -> int:
+        rng = random.Random(1)
+        choice = rng.choice
+        for _ in range(games):
+            state = new_game(rules, players)
+            while not state.is_terminal:
+                if state.current_player == CHANCE:
+                    state = state.apply(choice(state.chance_outcomes())[0]).state
+                else:
+                    state = state.apply(choice(state.legal_actions())).state
+        return games
+
+    return run
+
+
+# --- 4. the Mia engine before ---------------------------------------------------------
+
+
+def baseline_mia() -> ModuleType | None:
+    """`games/mia/state.py` as it was at BASELINE, as a module of its own (None if git
+    or the commit is not available, e.g. outside a clone)."""
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{BASELINE}:src/bluffdice/games/mia/state.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    spec = importlib.util.spec_from_loader("bluffdice_mia_state_baseline", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, f"{BASELINE}:state.py", "exec"), module.__dict__)
+    return module
+
+
+def same_games(old: ModuleType, rules_text: str, games: int) -> bool:
+    """Both engines, the same seeded random playouts: the same final states."""
+    from bluffdice.games.mia import new_game
+
+    rules = parse_rules(rules_text)
+    for seed in range(games):
+        finals = []
+        for make in (new_game, old.new_game):
+            rng = random.Random(seed)
+            state = make(rules, 3)
+            steps = []
+            while not state.is_terminal:
+                if state.current_player == CHANCE:
+                    action = rng.choice(state.chance_outcomes())[0]
+                else:
+                    action = rng.choice(state.legal_actions())
+                state, events = state.apply(action)
+                steps.append((str(action), tuple(events)))
+            finals.append((steps, state.view(None).result, state.lives, state.scores))
+        if finals[0] != finals[1]:
+            return False
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs, fewer repeats")
+    args = parser.parse_args()
+    repeats = 3 if args.quick else 5
+    scale = 1 if args.quick else 4
+    console = Console(width=150)
+    console.print(
+        f"python {platform.python_version()}, {platform.machine()}, one process; "
+        f"best of {repeats} interleaved runs"
+    )
+    rows: list[tuple[str, str, float, str, float, float]] = []
+
+    def compare(
+        label: str,
+        ours: Callable[[], int],
+        ref_label: str,
+        ref: Callable[[], int] | None,
+        unit: str,
+        target: float,
+    ) -> None:
+        ours_rate = ref_rate = 0.0
+        for _ in range(repeats):  # interleave: both see the same load
+            ours_rate = max(ours_rate, best_rate(ours, 1))
+            if ref is not None:
+                ref_rate = max(ref_rate, best_rate(ref, 1))
+        rows.append((label, unit, ours_rate, ref_label, ref_rate, target))
+
+    compare(
+        "sim: Mia maexchen rounds, odds vs lucky tables",
+        mia_sim_rounds("maexchen", ("odds", "lucky"), 50_000 * scale),
+        "engine, the same bots",
+        mia_engine_rounds("maexchen", ("odds", "lucky"), 20 * scale),
+        "rounds/s",
+        5e6,
+    )
+    compare(
+        "sim: Mia classic rounds, honest vs liar tables",
+        mia_sim_rounds("classic", ("honest", "liar"), 50_000 * scale),
+        "engine, the same bots",
+        mia_engine_rounds("classic", ("honest", "liar"), 20 * scale),
+        "rounds/s",
+        5e6,
+    )
+    try:
+        import pyspiel  # noqa: F401
+
+        have_spiel = True
+    except ImportError:
+        have_spiel = False
+        console.print("[yellow]pyspiel not installed (bench extra): rows 2 and 3 skipped[/]")
+    if have_spiel:
+        compare(
+            "sim: 1-die Liar's Dice random playouts",
+            ld_sim_playouts(200_000 * scale),
+            "pyspiel liars_dice from Python",
+            pyspiel_playouts(5_000 * scale),
+            "games/s",
+            30.0,
+        )
+        compare(
+            "engine: 1-die Liar's Dice random playouts",
+            engine_playouts("openspiel", 5_000 * scale),
+            "pyspiel liars_dice from Python",
+            pyspiel_playouts(5_000 * scale),
+            "games/s",
+            0.5,
+        )
+    old = baseline_mia()
+    if old is None:
+        console.print(f"[yellow]commit {BASELINE} not available: row 4 skipped[/]")
+    else:
+        if not same_games(old, "classic", 20):
+            console.print("[bold red]the Mia engine no longer plays the baseline's games[/]")
+            sys.exit(1)
+        for text in ("classic", "maexchen"):
+            compare(
+                f"engine: Mia {text} random playouts (3 players)",
+                engine_playouts(text, 300 * scale, players=3),
+                f"engine at {BASELINE}",
+                engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
+                "games/s",
+                1.0,
+            )
+
+    table = Table(title="bluffdice simulator and engine speed")
+    for col in ("what", "rate", "reference", "ref rate", "ratio", "target", "met"):
+        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
+    for label, unit, ours_rate, ref_label, ref_rate, target in rows:
+        ratio = ours_rate / ref_rate if ref_rate else float("inf")
+        if unit == "rounds/s":
+            met = ours_rate >= target
+            target_text = f"{target / 1e6:.0f}M {unit}"
+        else:
+            met = ratio >= target
+            target_text = f"{target:g}x"
+        table.add_row(
+            label,
+            f"{ours_rate:,.0f} {unit}",
+            ref_label,
+            f"{ref_rate:,.0f}",
+            f"{ratio:,.2f}x",
+            target_text,
+            "yes" if met else "[red]no[/]",
+        )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

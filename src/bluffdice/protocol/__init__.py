@@ -1,0 +1,1 @@
+"""Bot protocols: ways for programs outside this process to play at a table."""

@@ -1,0 +1,625 @@
+"""The Mäxchen contest server: PROTOCOL.md part A over UDP, rounds played by the engine.
+
+One asyncio datagram endpoint reads every datagram synchronously (no inbound queue can
+grow): size and rate limits first, then parsing; registrations are answered at once, and
+an answer (JOIN, ROLL, SEE, ANNOUNCE) counts only if it comes from the address of the
+player the server waits for, carries the token of that very question and arrives before
+its deadline. Everything else is ignored, so the timeout decides.
+
+Each round is one `Table` on the `maexchen` preset with `rounds=1`: the engine rolls (the
+table's dice source), checks announcements, resolves challenges and Mia, and scores. The
+protocol differs from the engine in four places, where the server rules instead and
+ends the round itself (recorded as the round's `ruling`): SEE before any announcement,
+an announcement that does not beat the last (the engine would refuse it), and the two
+timeouts (the engine would make a default move). See docs/maexchen.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bluffdice.games.base import CHANCE
+from bluffdice.games.mia import Announce, Challenge, MiaRules, Roll
+from bluffdice.games.mia.actions import Announced, Challenged, Looked, Penalty, Revealed, Rolled
+from bluffdice.games.mia.rules import PRESETS
+from bluffdice.games.record import Record
+from bluffdice.protocol import maexchen as proto
+from bluffdice.table import DiceSource, Table, seeded, system
+
+Address = tuple[str, int]
+
+MAX_SEATS = 10
+"""The engine seats 2 to 10 Mia players; with more registered, each round invites a
+fair random ten."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the server runs; the defaults are what the CLI offers."""
+
+    host: str = "0.0.0.0"
+    port: int = proto.PORT
+    timeout: float = 0.25
+    """Seconds a player has to answer a question (JOIN, YOUR TURN, ROLLED)."""
+    early_start: bool = True
+    """Start a round as soon as every invited player joined, not when the window ends."""
+    max_datagram: int = 512
+    rate: float = 5000.0
+    """Datagrams per second one address may send (token bucket)."""
+    burst: float = 500.0
+    max_clients: int = 200
+    max_addresses: int = 4096
+    """How many addresses the rate limiter tracks (the oldest are forgotten)."""
+    send_buffer: int = 1 << 20
+    """Bytes the transport may hold unsent before the server drops outbound datagrams."""
+    rounds: int | None = None
+    """Stop after this many rounds have been played (None: until stopped)."""
+    idle_pause: float = 0.05
+    """Pause after a round nobody joined, so an idle server does not spin."""
+    idle_after: int = 5
+    """A player who let this many invitations in a row pass is invited only every
+    `idle_retry`-th round from then on (until it joins again), so a bot that hangs, or
+    names registered only to stall the contest, cannot make every round wait out the
+    join window. 0: always invite everybody, as the classic servers do."""
+    idle_retry: int = 10
+
+
+@dataclass
+class Stats:
+    received: int = 0
+    too_big: int = 0
+    rate_limited: int = 0
+    malformed: int = 0
+    ignored: int = 0
+    """Well-formed but not awaited: wrong token, wrong player, late, unknown address."""
+    sent: int = 0
+    send_dropped: int = 0
+    rounds: int = 0
+    canceled: int = 0
+
+
+@dataclass
+class Client:
+    name: str
+    address: Address
+    spectator: bool
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """One round as it was played: who, the engine's record (dice included), the loss."""
+
+    number: int
+    order: tuple[str, ...]
+    """The play order announced in ROUND STARTED."""
+    record: Record
+    """The engine's record; its seats are `seats`."""
+    seats: tuple[str, ...]
+    losers: tuple[str, ...]
+    reason: str
+    ruling: dict[str, Any] | None
+    """Set when the server ended the round itself (see the module docstring)."""
+    points: dict[str, int]
+    """What the round gave each participant: +1 for joining, -1 for losing."""
+    scores: dict[str, int]
+    """Everybody's total after the round, as in the SCORE line."""
+    dice: Any = None
+    """The dice source the round used (with `round_dice`, that round's own)."""
+
+
+RoundListener = Callable[[PlayedRound], None]
+
+
+class Stopped(Exception):
+    """The server was stopped while it waited for an answer."""
+
+
+class RateLimiter:
+    """A token bucket per address, for a bounded number of addresses."""
+
+    def __init__(self, rate: float, burst: float, size: int) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._buckets: OrderedDict[Address, list[float]] = OrderedDict()
+
+    def allow(self, address: Address, now: float) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.size:
+                self._buckets.popitem(last=False)
+            bucket = self._buckets[address] = [self.burst, now]
+        else:
+            self._buckets.move_to_end(address)
+            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+            bucket[1] = now
+        if bucket[0] < 1.0:
+            return False
+        bucket[0] -= 1.0
+        return True
+
+
+@dataclass
+class _Question:
+    name: str
+    token: str
+    commands: frozenset[str]
+    future: asyncio.Future[proto.Answer | None]
+
+
+_TURN = frozenset({"ROLL", "SEE"})
+_ANNOUNCE = frozenset({"ANNOUNCE"})
+
+
+def round_rules(rules: MiaRules | None = None) -> MiaRules:
+    """The rules of one protocol round: the given rules (maexchen by default), one round."""
+    import dataclasses
+
+    return dataclasses.replace(rules or PRESETS["maexchen"], rounds=1)
+
+
+class MaexchenServer(asyncio.DatagramProtocol):
+    """Hosts the contest; `start()` binds, `run()` plays rounds until `stop()`."""
+
+    def __init__(
+        self,
+        options: Options | None = None,
+        dice: DiceSource | None = None,
+        shuffle: random.Random | None = None,
+        rules: MiaRules | None = None,
+        round_dice: Callable[[int], DiceSource] | None = None,
+    ) -> None:
+        self.options = options or Options()
+        self.dice: DiceSource = dice if dice is not None else system()
+        self.round_dice = round_dice
+        """A fresh dice source for each round (given the round number), e.g. fair dice
+        committed to before the round and revealed after it; else `dice` for all."""
+        self.shuffle: random.Random = shuffle if shuffle is not None else secrets.SystemRandom()
+        self.rules = round_rules(rules)
+        self.stats = Stats()
+        self.clients: dict[str, Client] = {}
+        self.scores: dict[str, int] = {}
+        """Everybody who has played a round, in the order they first played. The SCORE
+        line adds the registered players who have not played yet, at 0; names registered
+        and dropped without playing leave no trace (a flood of names cannot grow it)."""
+        self.round_number = 0
+        self.listeners: list[RoundListener] = []
+        self.transport: asyncio.DatagramTransport | None = None
+        self._by_address: dict[Address, Client] = {}
+        self._secrets: dict[str, bytes] = {}
+        self._salt = secrets.token_bytes(16)
+        self._limiter = RateLimiter(
+            self.options.rate, self.options.burst, self.options.max_addresses
+        )
+        self._question: _Question | None = None
+        self._invites: dict[str, str] = {}
+        self._invitations = 0
+        self._missed: dict[str, int] = {}
+        self._joined: list[str] = []
+        self._all_joined: asyncio.Future[proto.Answer | None] | None = None
+        self._player_arrived: asyncio.Event | None = None
+        self._stopping = False
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> Address:
+        """Bind the UDP port; returns the address it listens on (port 0: an ephemeral one)."""
+        loop = asyncio.get_running_loop()
+        self._player_arrived = asyncio.Event()
+        transport, _ = await loop.create_datagram_endpoint(
+            lambda: self, local_addr=(self.options.host, self.options.port)
+        )
+        self.transport = transport
+        # The kernel's receive buffer stays at its (small) default on purpose: a flood
+        # then costs dropped datagrams, not a queue that delays every honest answer.
+        address: Address = transport.get_extra_info("sockname")[:2]
+        return address
+
+    def stop(self) -> None:
+        """Finish now: a round in play is abandoned (nobody loses by the stop, nothing
+        is scored or stored), and the round loop ends."""
+        self._stopping = True
+        if self._player_arrived is not None:
+            self._player_arrived.set()
+        if self._all_joined is not None:
+            _expire(self._all_joined)
+        if self._question is not None and not self._question.future.done():
+            self._question.future.set_exception(Stopped())
+
+    def close(self) -> None:
+        self.stop()
+        if self.transport is not None:
+            self.transport.close()
+
+    async def run(self) -> None:
+        """Play rounds until stopped or `options.rounds` rounds are played."""
+        limit = self.options.rounds
+        while not self._stopping and (limit is None or self.stats.rounds < limit):
+            await self.play_round()
+
+    # --- datagrams in ----------------------------------------------------------------------
+
+    def datagram_received(self, data: bytes, addr: Any) -> None:
+        stats = self.stats
+        stats.received += 1
+        if len(data) > self.options.max_datagram:
+            stats.too_big += 1
+            return
+        address: Address = (addr[0], addr[1])
+        if not self._limiter.allow(address, time.monotonic()):
+            stats.rate_limited += 1
+            return
+        message = proto.parse(data)
+        if message is None:
+            stats.malformed += 1
+        elif isinstance(message, proto.Answer):
+            self._answer(message, address)
+        elif isinstance(message, proto.Register):
+            self._register(message, address)
+        else:
+            self._unregister(address)
+
+    def error_received(self, exc: Exception) -> None:
+        """ICMP errors (a bot that went away) are not the server's problem."""
+
+    def _answer(self, message: proto.Answer, address: Address) -> None:
+        client = self._by_address.get(address)
+        if client is None or client.spectator:
+            self.stats.ignored += 1
+            return
+        if message.command == "JOIN":
+            if self._invites.get(message.token) == client.name:
+                del self._invites[message.token]
+                self._joined.append(client.name)
+                if not self._invites and self._all_joined is not None:
+                    _expire(self._all_joined)
+            else:
+                self.stats.ignored += 1
+            return
+        question = self._question
+        if (
+            question is None
+            or question.name != client.name
+            or question.token != message.token
+            or message.command not in question.commands
+            or question.future.done()
+        ):
+            self.stats.ignored += 1
+            return
+        question.future.set_result(message)
+
+    def _register(self, message: proto.Register, address: Address) -> None:
+        name, secret = message.name, message.secret
+        if not proto.valid_name(name) or (secret is not None and not proto.valid_secret(secret)):
+            self._send(b"REJECTED;INVALID_NAME", address)
+            return
+        known = self._secrets.get(name)
+        existing = self.clients.get(name)
+        if known is not None:
+            # A name registered with a secret belongs to whoever knows the secret.
+            ok = secret is not None and hmac.compare_digest(known, self._hash(secret))
+        elif existing is not None:
+            # The old servers' rule, kept for bots without a secret: the same host may
+            # register its name again (from a new port). The address that holds the
+            # name may also add a secret to it.
+            ok = existing.address == address or (
+                secret is None and existing.address[0] == address[0]
+            )
+        else:
+            ok = True
+        if not ok or (existing is not None and existing.spectator != message.spectator):
+            self._send(b"REJECTED;NAME_ALREADY_TAKEN", address)
+            return
+        previous = self._by_address.get(address)
+        if previous is not None and previous.name != name:
+            self._drop(previous)
+        if existing is not None:
+            if secret is not None and known is None:
+                self._secrets[name] = self._hash(secret)
+            self._missed.pop(name, None)
+            self._by_address.pop(existing.address, None)
+            existing.address = address
+            self._by_address[address] = existing
+        else:
+            if len(self.clients) >= self.options.max_clients:
+                self._send(b"REJECTED;SERVER_FULL", address)
+                return
+            client = Client(name, address, message.spectator)
+            self.clients[name] = client
+            self._by_address[address] = client
+            if secret is not None:
+                self._secrets[name] = self._hash(secret)
+            if not message.spectator and self._player_arrived is not None:
+                self._player_arrived.set()
+        self._send(b"REGISTERED", address)
+
+    def _unregister(self, address: Address) -> None:
+        client = self._by_address.get(address)
+        if client is None:
+            self.stats.ignored += 1
+            return
+        self._drop(client)
+        self._send(b"UNREGISTERED", address)
+
+    def _drop(self, client: Client) -> None:
+        self._missed.pop(client.name, None)
+        self.clients.pop(client.name, None)
+        self._by_address.pop(client.address, None)
+
+    def _hash(self, secret: str) -> bytes:
+        return hashlib.sha256(self._salt + secret.encode("utf-8")).digest()
+
+    # --- datagrams out ---------------------------------------------------------------------
+
+    def _send(self, data: bytes, address: Address) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if self._unsent(transport) > self.options.send_buffer:
+            self.stats.send_dropped += 1
+            return
+        transport.sendto(data, address)
+        self.stats.sent += 1
+
+    @staticmethod
+    def _unsent(transport: Any) -> int:
+        """Bytes waiting in the transport (asyncio's selector transports count them)."""
+        size: int = transport.get_write_buffer_size()
+        return size
+
+    def _tell(self, name: str, line: str) -> None:
+        client = self.clients.get(name)
+        if client is not None:
+            self._send(line.encode("utf-8"), client.address)
+
+    def _broadcast(self, line: str) -> None:
+        """To every registered client, spectators included."""
+        data = line.encode("utf-8")
+        for address in list(self._by_address):
+            self._send(data, address)
+
+    def _token(self) -> str:
+        return secrets.token_hex(8)
+
+    async def _ask(self, name: str, line: str, commands: frozenset[str]) -> proto.Answer | None:
+        """Send `line;token` to a player and wait for an answer with that token, or None."""
+        if self._stopping:
+            raise Stopped()
+        client = self.clients.get(name)
+        if client is None:
+            return None  # it unregistered during the round: it cannot answer
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[proto.Answer | None] = loop.create_future()
+        token = self._token()
+        self._question = _Question(name, token, commands, future)
+        self._send(f"{line};{token}".encode(), client.address)
+        timer = loop.call_later(self.options.timeout, _expire, future)
+        try:
+            return await future
+        finally:
+            timer.cancel()
+            self._question = None
+
+    # --- rounds ----------------------------------------------------------------------------
+
+    async def play_round(self) -> PlayedRound | None:
+        """One round: invitations, then play; None if it was canceled."""
+        self._invitations += 1
+        retry = self._invitations % max(1, self.options.idle_retry) == 0
+        idle = self.options.idle_after
+        players = [
+            c.name
+            for c in self.clients.values()
+            if not c.spectator and (retry or not idle or self._missed.get(c.name, 0) < idle)
+        ]
+        if not players and not retry and any(not c.spectator for c in self.clients.values()):
+            return None  # everybody is idle: straight on to the next retry round
+        if not players:
+            assert self._player_arrived is not None, "start() the server first"
+            self._player_arrived.clear()
+            await self._player_arrived.wait()
+            return None
+        joined = await self._invite(players)
+        if self._stopping:
+            return None
+        if not joined:
+            self.stats.canceled += 1
+            self._broadcast("ROUND CANCELED;NO_PLAYERS")
+            await asyncio.sleep(self.options.idle_pause)
+            return None
+        self.round_number += 1
+        if len(joined) == 1:
+            self.stats.canceled += 1
+            self._broadcast(f"ROUND STARTED;{self.round_number};{joined[0]}")
+            self._broadcast("ROUND CANCELED;ONLY_ONE_PLAYER")
+            return None
+        try:
+            played = await self._play(joined)
+        except Stopped:
+            return None
+        self.stats.rounds += 1
+        for listener in self.listeners:
+            listener(played)
+        return played
+
+    async def _invite(self, players: list[str]) -> list[str]:
+        if len(players) > MAX_SEATS:
+            players = self.shuffle.sample(players, MAX_SEATS)
+        self._joined = []
+        self._invites = {}
+        for name in players:
+            token = self._token()
+            self._invites[token] = name
+            self._tell(name, f"ROUND STARTING;{token}")
+        loop = asyncio.get_running_loop()
+        window: asyncio.Future[proto.Answer | None] = loop.create_future()
+        self._all_joined = window if self.options.early_start else None
+        timer = loop.call_later(self.options.timeout, _expire, window)
+        try:
+            await window
+        finally:
+            timer.cancel()
+            self._all_joined = None
+        for name in self._invites.values():
+            self._missed[name] = self._missed.get(name, 0) + 1
+        for name in self._joined:
+            self._missed.pop(name, None)
+        self._invites = {}
+        joined = [name for name in self._joined if name in self.clients]
+        self._joined = []
+        return joined
+
+    async def _play(self, joined: list[str]) -> PlayedRound:
+        seats = list(joined)
+        self.shuffle.shuffle(seats)
+        dice = self.round_dice(self.round_number) if self.round_dice else self.dice
+        table = Table(self.rules, len(seats), dice=dice, names=seats)
+        n = len(seats)
+        state: Any = table.state
+        starter: int = state.turn  # drawn by the table's dice source
+        order = tuple(seats[(starter + k) % n] for k in range(n))
+        self._broadcast(f"ROUND STARTED;{self.round_number};{','.join(order)}")
+        ruling = await self._turns(table)
+        points = dict.fromkeys(seats, 1)
+        if ruling is not None:
+            losers: tuple[str, ...] = (ruling["player"],)
+            reason = ruling["reason"]
+            self._broadcast(proto.lost_line(losers, reason))
+            points[ruling["player"]] -= 1
+        else:
+            outcome = table.outcome()
+            assert outcome is not None
+            points = {seats[s]: outcome.score[s] for s in range(n)}
+            penalties = [e for entry in table.log for e in entry.events if isinstance(e, Penalty)]
+            reason = proto.ENGINE_REASONS[penalties[0].reason]
+            losers = tuple(sorted((seats[p.player] for p in penalties), key=order.index))
+            self._broadcast(proto.lost_line(losers, reason))
+        for name, gained in points.items():
+            self.scores[name] = self.scores.get(name, 0) + gained
+        waiting = [
+            (c.name, 0)
+            for c in self.clients.values()
+            if not c.spectator and c.name not in self.scores
+        ]
+        self._broadcast(proto.score_line([*self.scores.items(), *waiting]))
+        return PlayedRound(
+            number=self.round_number,
+            order=order,
+            record=table.record,
+            seats=tuple(seats),
+            losers=losers,
+            reason=reason,
+            ruling=ruling,
+            points=points,
+            scores=dict(self.scores),
+            dice=dice,
+        )
+
+    async def _turns(self, table: Table) -> dict[str, Any] | None:
+        """Play the table's round; returns the server's ruling if the round ended outside
+        the engine (the losing line is sent by the caller), else None."""
+        names = table.names
+        while not table.over:
+            state: Any = table.state
+            seat: int = state.turn
+            name = names[seat]
+            answer = await self._ask(name, "YOUR TURN", _TURN)
+            if answer is None:
+                return {"player": name, "reason": proto.DID_NOT_TAKE_TURN}
+            if answer.command == "SEE":
+                if state.phase == "open":
+                    self._broadcast(f"PLAYER WANTS TO SEE;{name}")
+                    return {"player": name, "reason": proto.SEE_BEFORE_FIRST_ROLL}
+                self._submit(table, seat, Challenge())
+                continue
+            dice = self._submit(table, seat, Roll())
+            assert dice is not None, "a roll is followed by the roller's dice"
+            answer = await self._ask(name, f"ROLLED;{proto.dice(dice)}", _ANNOUNCE)
+            if answer is None:
+                return {"player": name, "reason": proto.DID_NOT_ANNOUNCE}
+            value = answer.value
+            assert value is not None
+            last: int = table.state.announced  # type: ignore[attr-defined]
+            if last and value not in self.rules.ranking.above[last]:
+                self._broadcast(f"ANNOUNCED;{name};{proto.dice(value)}")
+                return {
+                    "player": name,
+                    "reason": proto.ANNOUNCED_LOSING_DICE,
+                    "announced": value,
+                    "last": last,
+                }
+            self._submit(table, seat, Announce(value))
+        return None
+
+    def _submit(self, table: Table, seat: int, action: Any) -> int | None:
+        """Apply a move and send what it caused, as the table projects it; returns the
+        dice the mover privately saw, if any."""
+        start = len(table.log)
+        result = table.submit(seat, table.state_id, action)
+        if not hasattr(result, "events"):
+            raise AssertionError(f"the table refused {action}: {result}")
+        names = table.names
+        seen: int | None = None
+        for entry in table.log[start:]:
+            public = table.update_for(entry, None)
+            if public is not None:
+                for event in public.events:
+                    line = _line(event, names)
+                    if line is not None:
+                        self._broadcast(line)
+            if entry.actor != CHANCE:
+                continue  # only a roll shows the roller something private
+            mine = table.update_for(entry, seat)
+            if mine is not None:
+                for event in mine.events:
+                    if isinstance(event, Looked) and event.player == seat:
+                        seen = event.value
+        return seen
+
+
+def _line(event: Any, names: tuple[str, ...]) -> str | None:
+    """A public engine event as the protocol line everybody receives, if it has one.
+    Penalties are gathered into one PLAYER LOST line at the end of the round."""
+    if isinstance(event, Rolled):
+        return f"PLAYER ROLLS;{names[event.player]}"
+    if isinstance(event, Announced):
+        return f"ANNOUNCED;{names[event.player]};{proto.dice(event.value)}"
+    if isinstance(event, Challenged):
+        return f"PLAYER WANTS TO SEE;{names[event.player]}"
+    if isinstance(event, Revealed):
+        return f"ACTUAL DICE;{proto.dice(event.value)}"
+    return None
+
+
+def _expire(future: asyncio.Future[proto.Answer | None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def dice_source(seed: int | None) -> tuple[DiceSource, random.Random]:
+    """Dice and seat shuffles: from the operating system's cryptographic generator, or
+    reproducible from `seed` (one generator for both)."""
+    if seed is None:
+        return system(), secrets.SystemRandom()
+    rng = random.Random(seed)
+    return seeded(rng), rng
+
+
+__all__ = [
+    "MAX_SEATS",
+    "Client",
+    "MaexchenServer",
+    "Options",
+    "PlayedRound",
+    "RateLimiter",
+    "Stats",
+    "dice_source",
+    "round_rules",
+]

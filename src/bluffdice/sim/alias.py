@@ -1,0 +1,46 @@
+"""Walker's alias tables: sample from a fixed distribution with one uniform number.
+
+For a row of `k` probabilities the table holds, per column `j`, a threshold and an
+alias: draw `x` uniform in [0, k), take column `j = floor(x)`, and answer `j` if the
+fraction `x - j` is below the threshold, else the alias. Building costs O(k) per row once;
+sampling is a constant number of array operations however wide the rows are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+
+def alias_tables(
+    rows: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """Threshold and alias arrays (both shaped like `rows`) for each row of `rows`.
+
+    Rows need not be normalised; a row of zeros (a situation that never arises) gets a
+    uniform table, so sampling it is harmless.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    count, k = rows.shape
+    prob = np.ones((count, k), dtype=np.float32)
+    alias = np.tile(np.arange(k, dtype=np.int64), (count, 1))
+    totals = rows.sum(axis=1)
+    for i in range(count):
+        if totals[i] <= 0:
+            continue
+        scaled = rows[i] * (k / totals[i])
+        small = [j for j in range(k) if scaled[j] < 1.0]
+        large = [j for j in range(k) if scaled[j] >= 1.0]
+        while small and large:
+            s, g = small.pop(), large.pop()
+            prob[i, s] = scaled[s]
+            alias[i, s] = g
+            scaled[g] -= 1.0 - scaled[s]
+            (small if scaled[g] < 1.0 else large).append(g)
+        for j in small + large:  # rounding leftovers: keep themselves
+            prob[i, j] = 1.0
+            alias[i, j] = j
+    # A zero-probability column must never answer itself: rounding may leave its
+    # threshold a hair above 0, so clear it.
+    prob[(rows <= 0) & (alias != np.arange(k))] = 0.0
+    return prob, alias
