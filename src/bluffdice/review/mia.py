@@ -79,7 +79,7 @@ class MiaRater(Rater):
 
     def summary(self, ratings: list[Rating]) -> dict[str, Any]:
         answers = [r for r in ratings if r.kind == "answer"]
-        claims = [r for r in ratings if r.kind == "announce"]
+        claims = [r for r in ratings if r.kind == "announce" and "truthful" in r.figures]
         out: dict[str, Any] = {}
         if answers:
             challenged = [r for r in answers if r.choice == "challenge"]
@@ -223,11 +223,11 @@ class MiaRater(Rater):
                 rating.figures["truth_loss"] = _float(losses[str(dice)])
         if dice is None:
             return rating
-        self._announce_equilibrium(rating, view, seat, action, dice, truthful)
+        self._announce_equilibrium(rating, view, seat, action, dice)
         return rating
 
     def _announce_equilibrium(
-        self, rating: Rating, view: Any, seat: int, action: Announce, dice: int, truthful: bool
+        self, rating: Rating, view: Any, seat: int, action: Announce, dice: int
     ) -> None:
         if self.policy is None or not self._heads_up(view):
             return
