@@ -43,7 +43,7 @@ def test_ci_runs_the_readme_quick_start_commands_literally_and_first() -> None:
         at = [n for n, line in enumerate(lines) if command in line]
         assert at, f".ci/run does not run the README's command: {command}"
         found.append(at[0])
-    extras = [n for n, line in enumerate(lines) if "[test,ray,bench]" in line]
+    extras = [n for n, line in enumerate(lines) if "[test,ray,bench,rl]" in line]
     assert extras and found == sorted(found) and found[-1] < extras[0], (
         "the quick start must run first, in the README's order, before any extra is installed"
     )

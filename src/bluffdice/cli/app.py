@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from bluffdice.errors import BluffdiceError
+from bluffdice.errors import BluffdiceError, clip_message
 from bluffdice.plotting import check_plot_path, save_figure
 
 if TYPE_CHECKING:
@@ -103,7 +103,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 def say_error(message: str) -> None:
     """One `error:` line on stderr, never wrapped: scripts and logs read it whole."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    text = escape(clip_message(message))
+    err.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
 
 
 def plot_target(plot: Path | None) -> Path | None:

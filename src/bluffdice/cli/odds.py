@@ -529,7 +529,8 @@ def _wild_words(wild: int | None) -> str:
 
 def _ld_title(dice: int, wild: int | None, own: tuple[int, ...]) -> str:
     mine = f", yours {','.join(map(str, own))}" if own else ""
-    return f"Liar's Dice: {dice} dice in play{mine}, {_wild_words(wild)}"
+    in_play = f"{dice} die" if dice == 1 else f"{dice} dice"
+    return f"Liar's Dice: {in_play} in play{mine}, {_wild_words(wild)}"
 
 
 def liars_dice_document(

@@ -23,11 +23,19 @@ INTERACTIVE_PAUSE = 0.8
 
 
 PLAY_HELP = (
-    "Play a game of Mia against bots in the terminal, or watch bots play (--watch).\n\n"
-    "On your turn type a value (54, 5 4, 4,5, mia), roll, look, challenge (liar), "
-    "pass 65, give-up, beat or cheers; hint says what you can do now, help lists every "
-    "command, quit leaves. The game ends with the winner and the standings."
+    "Play Mia, Liar's Dice or the common hand against bots in the terminal, or watch bots "
+    "play (--watch).\n\n"
+    "Mia: type a value (54, 5 4, 4,5, mia), roll, look, challenge (liar), pass 65, "
+    "give-up, beat or cheers. Liar's Dice: bid 3x5 (3 fives), liar, calza. Common hand: "
+    "claim a hand (pair A, full house K 10), reroll, liar. On every turn hint says what you "
+    "can do now, help lists every command of the game, table shows the table, quit leaves. "
+    "The game ends with the winner and the standings."
 )
+
+MAX_NAME = 40
+"""The longest --name: it is printed in every line of the table."""
+
+MAX_PAUSE = 60.0
 
 
 @app.command(help=PLAY_HELP, short_help="Play Mia or Liar's Dice against bots, or watch them.")
@@ -95,8 +103,8 @@ def play(
         float | None,
         typer.Option(
             min=0.0,
-            help=f"Seconds to wait after each bot move (default {INTERACTIVE_PAUSE} when "
-            "you play in a terminal, 0 otherwise).",
+            help=f"Seconds to wait after each bot move, 0 to {MAX_PAUSE:.0f} (default "
+            f"{INTERACTIVE_PAUSE} when you play in a terminal, 0 otherwise).",
         ),
     ] = None,
     dice: Annotated[
@@ -132,8 +140,13 @@ def play(
     chosen = resolve_rules(game, rules)
     spec = game_of(chosen)
     humans = 0 if watch else 1
-    count = bot_count(spec, bots, opponents, humans)
     wanted = [w.strip() for w in (opponents or "").split(",") if w.strip()]
+    if not watch and len(name.strip()) > MAX_NAME:
+        raise fail(f"--name is at most {MAX_NAME} characters, not {len(name.strip())}")
+    if pause is not None and not 0 <= pause <= MAX_PAUSE:  # inf and nan included
+        raise fail(f"--pause takes 0 to {MAX_PAUSE:.0f} seconds, not {pause}")
+    check_opponents(spec.name, wanted)
+    count = bot_count(spec, bots, opponents, humans)
     picker = random.Random(f"{seed}:opponents") if seed is not None else random.Random()
     try:
         presenter = presenter_for(chosen)
@@ -251,20 +264,43 @@ def resolve_rules(game: str | None, rules: str | None) -> Any:
     return rules_option(rules, spec.name)
 
 
+def check_opponents(game: str, wanted: list[str]) -> None:
+    """An unknown bot name is named as such, before any count of seats is checked."""
+    from bluffdice.bots.base import available_bots, load_bot
+
+    for spec in wanted:
+        if spec.lower() in available_bots(game) or ":" in spec or spec.endswith(".py"):
+            continue  # a file or module is loaded (and checked) when the seats are made
+        try:
+            load_bot(spec, game)
+        except BluffdiceError as exc:
+            raise fail(str(exc)) from None
+
+
 def bot_count(spec: GameSpec, bots: int | None, opponents: str | None, humans: int) -> int:
     """--bots, or the number of --opponents, or the default; checked against the game's
     player limits (the person takes one seat)."""
     low, high = max(spec.min_players - humans, 1), spec.max_players - humans
+    given = bots
     if bots is None:
         named = len([w for w in (opponents or "").split(",") if w.strip()])
         bots = named or min(max(DEFAULT_BOTS, low), high)
     if not low <= bots <= high:
-        seats = " besides you" if humans else ""
-        raise fail(
-            f"{spec.title} is played by {spec.min_players} to {spec.max_players} players: "
-            f"--bots must be from {low} to {high}{seats}, not {bots}"
-        )
+        seats = " besides you" if humans else " (with --watch only bots play)"
+        allowed = f"{low}" if low == high else f"from {low} to {high}"
+        told = f"--bots must be {allowed}{seats}, not {bots}"
+        if given is None:  # the count came from --opponents: name that flag, not --bots
+            count = f"{bots} bot" + ("s" if bots != 1 else "")
+            told = f"--opponents names {count}; name {allowed.removeprefix('from ')}{seats}"
+        raise fail(f"{spec.title} is played by {players_text(spec)}: {told}")
     return bots
+
+
+def players_text(spec: GameSpec) -> str:
+    """`2 players`, `2 to 10 players`."""
+    if spec.min_players == spec.max_players:
+        return f"{spec.min_players} players"
+    return f"{spec.min_players} to {spec.max_players} players"
 
 
 def heading(spec: GameSpec, rules: Any, names: list[str], watch: bool) -> str:

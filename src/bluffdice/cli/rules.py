@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import app, escape, out, rules_option
+from bluffdice.cli.play import players_text
 
 if TYPE_CHECKING:  # the games load when the command runs, not when the CLI starts
     from bluffdice.games.registry import GameSpec
@@ -130,8 +131,7 @@ def show_games(specs: list[GameSpec]) -> None:
     for spec in specs:
         aliases = f" (also {', '.join(spec.aliases)})" if spec.aliases else ""
         out.print(
-            f"[bold]{spec.name}[/]{escape(aliases)}: {escape(spec.summary)}; "
-            f"{spec.min_players} to {spec.max_players} players"
+            f"[bold]{spec.name}[/]{escape(aliases)}: {escape(spec.summary)}; {players_text(spec)}"
         )
         grid = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
         grid.add_column("Preset", style="bold", no_wrap=True)
@@ -159,9 +159,29 @@ def show_ruleset(entry: dict[str, Any]) -> None:
         out.print(f"\n[bold]{escape(item['key'])}[/] = {shown}")
         out.print(Padding(meaning(item), (0, 0, 0, 4), expand=False))
     out.print(
-        f"\n[dim]Changed options in yellow. Write a rule set as {escape(entry['game'])}"
-        "(key=value,...), e.g. mia(lives=3,pass=off).[/]"
+        "\n[dim]An option changed from the game's default shows the default in brackets. "
+        f"Write a rule set as {escape(entry['game'])}(key=value,...), e.g. "
+        f"{escape(example(entry))}.[/]"
     )
+
+
+def example(entry: dict[str, Any]) -> str:
+    """A rule string of this game with two options changed, for the footer's e.g."""
+    parts = []
+    for item in entry["options"]:
+        value, default = item["value"], item["default"]
+        if isinstance(default, bool):
+            parts.append(f"{item['key']}={'off' if default else 'on'}")
+        elif item["choices"]:
+            other = [c for c in item["choices"] if c != default]
+            parts.append(f"{item['key']}={other[0]}")
+        elif isinstance(value, int) and item["minimum"] is not None:
+            parts.append(
+                f"{item['key']}={item['minimum'] if default != item['minimum'] else default + 1}"
+            )
+        if len(parts) == 2:
+            break
+    return f"{entry['game']}({','.join(parts)})"
 
 
 def meaning(item: dict[str, Any]) -> str:

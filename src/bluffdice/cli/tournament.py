@@ -157,7 +157,8 @@ def tournament(
             _discard(database, tid, created)
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise fail(_interrupted(database, tid), code=130) from None
+        err.print(_interrupted(database, tid, db), highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     seconds = time.perf_counter() - started
     lines = standings.lines()
     where = database.location if database is not None else None
@@ -189,10 +190,10 @@ def _db_flag(db: str | None) -> str:
     return f" --db {shlex.quote(db)}" if db is not None else ""
 
 
-def _interrupted(database: Store | None, tid: int | None) -> str:
+def _interrupted(database: Store | None, tid: int | None, db: str | None) -> str:
     """What Ctrl-C leaves: the games counted so far stay stored and replayable."""
     if database is None or tid is None:
-        return "interrupted: nothing was stored (--no-store)"
+        return "\nInterrupted: the tournament stopped; nothing was stored (--no-store)."
     try:
         played = next((t.played for t in database.tournaments() if t.id == tid), 0)
     except BluffdiceError:
@@ -200,8 +201,8 @@ def _interrupted(database: Store | None, tid: int | None) -> str:
     finally:
         database.close()
     return (
-        f"interrupted: tournament {tid} stopped after {played} stored games in "
-        f"{database.location} (bluffdice replay --list --tournament {tid})"
+        f"\nInterrupted: tournament {tid} stopped after {played} games, stored in "
+        f"{database.location} (bluffdice replay --list --tournament {tid}{_db_flag(db)})."
     )
 
 
@@ -361,7 +362,7 @@ def _table(
     table.add_column("95 % CI", justify="right", no_wrap=True)
     table.add_column("mu", justify="right")
     table.add_column("sigma", justify="right")
-    for name, line in lines.items():
+    for name, line in ranked(lines, losses):
         mean = line.mean_lives if line.mean_lives is not None else line.mean_score
         table.add_row(
             name,
@@ -373,9 +374,24 @@ def _table(
             f"{line.mu:.1f}",
             f"{line.sigma:.2f}",
         )
+    counted = sum(line.losses if losses else line.wins for line in lines.values())
+    shared = (
+        " A game won jointly (a tie for first place) counts as a win for each bot in the tie, "
+        f"so the wins add up to {100 * counted / max(config.games, 1):.0f} % of the games."
+        if not losses and counted > config.games
+        else ""
+    )
     table.caption = (
-        ("losses: first out; " if losses else "")
-        + f"{standings.left if standings.lives_mode else 'score'}: mean per game; "
-        "95 % CI: Wilson; mu, sigma: openskill Plackett-Luce"
+        f"Sorted by {'loss' if losses else 'win'} % ("
+        + ("fewest losses first; a loss is being the first one out" if losses else "most first")
+        + f"). {standings.left if standings.lives_mode else 'score'}: mean per game; "
+        "95 % CI: Wilson interval of the rate; mu, sigma: openskill Plackett-Luce rating of "
+        "the places." + shared
     )
     return table
+
+
+def ranked(lines: dict[str, BotLine], losses: bool) -> list[tuple[str, BotLine]]:
+    """The rows in the order of the rate the table shows (ties: the better rating first)."""
+    sign = 1 if losses else -1
+    return sorted(lines.items(), key=lambda item: (sign * item[1].rate, -item[1].ordinal))

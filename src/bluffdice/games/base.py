@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Final, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Final, NamedTuple, Protocol, SupportsIndex, runtime_checkable
 
 import msgspec
 
@@ -198,3 +198,11 @@ class GameState(Protocol):
     def outcome_of_roll(self, dice: Sequence[int]) -> Any:
         """The chance outcome that these dice, as rolled, make."""
         ...
+
+
+def is_whole(number: object) -> bool:
+    """An integer, but neither a bool nor a float: a chance outcome or action must read
+    back from its text form (first 1, not first 1.5 or first True) so its record replays."""
+    if type(number) is int:
+        return True
+    return isinstance(number, SupportsIndex) and not isinstance(number, bool | float)

@@ -14,7 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from bluffdice.errors import clip
 from bluffdice.games.base import RuleError
+
+MAX_DIGITS = 18
+"""The longest whole number an option takes as text (a 64-bit integer's worth)."""
 
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
@@ -115,7 +119,7 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
             return True
         if word in _FALSE:
             return False
-        raise RuleError(f"{where} takes on or off, not {raw!r}")
+        raise RuleError(f"{where} takes on or off, not {clip(raw)}")
     if raw is None:
         raise RuleError(f"{where} needs a value ({allowed_text(info, default)})")
     raw = raw.strip()
@@ -124,10 +128,14 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
         for choice in info.choices:
             if word == choice.replace("_", "-"):
                 return choice
-        raise RuleError(f"{where} must be one of {', '.join(info.choices)}; got {raw!r}")
+        raise RuleError(f"{where} must be one of {', '.join(info.choices)}; got {clip(raw)}")
     if isinstance(default, int):
         if not re.fullmatch(r"[+-]?\d+", raw):
-            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {raw!r}")
+            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {clip(raw)}")
+        if len(raw) > MAX_DIGITS:  # int() refuses 4300 digits and more; no option needs 19
+            raise RuleError(
+                f"{where} must be {allowed_text(info, default)}; got a number of {len(raw)} digits"
+            )
         number = int(raw)
         if (info.minimum is not None and number < info.minimum) or (
             info.maximum is not None and number > info.maximum
@@ -145,7 +153,7 @@ def split_rule_string(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     match = _CALL.match(text)
     if match is None:
         raise RuleError(
-            f"cannot read rule string {text!r}: write a preset or game name, optionally "
+            f"cannot read rule string {clip(text)}: write a preset or game name, optionally "
             "followed by options in brackets, e.g. mia(lives=3,little_mia=on)"
         )
     name = match.group(1).lower()
@@ -154,11 +162,11 @@ def split_rule_string(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     if body is not None and body.strip():
         for part in body.split(","):
             if not part.strip():
-                raise RuleError(f"empty option in rule string {text!r}")
+                raise RuleError(f"empty option in rule string {clip(text)}")
             key, eq, value = part.partition("=")
             key = key.strip().lower().replace("-", "_")
             if not key:
-                raise RuleError(f"option without a name in rule string {text!r}")
+                raise RuleError(f"option without a name in rule string {clip(text)}")
             pairs.append((key, value if eq else None))
     return name, pairs
 
@@ -173,10 +181,11 @@ def apply_options(game: str, base: Any, pairs: list[tuple[str, str | None]]) -> 
     for key, raw in pairs:
         real_key = normalized.get(key)
         if real_key is None:
-            hint = difflib.get_close_matches(key, list(normalized), n=1)
+            short = len(key) <= 40  # matching a 100 KB key would take minutes
+            hint = difflib.get_close_matches(key, list(normalized), n=1) if short else []
             did_you_mean = f" (did you mean {normalized[hint[0]]}?)" if hint else ""
             raise RuleError(
-                f"unknown {game} option {key!r}{did_you_mean}; options are: {', '.join(infos)}"
+                f"unknown {game} option {clip(key)}{did_you_mean}; options are: {', '.join(infos)}"
             )
         if names[real_key] in changes:
             raise RuleError(f"{game} option {real_key} is given twice")

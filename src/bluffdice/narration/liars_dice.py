@@ -44,7 +44,7 @@ class LiarsDiceWords(Words):
             said = line(
                 "\n",
                 Part(f"── Round {event.round}", "heading"),
-                f" · {sum(event.dice)} dice in play · ",
+                f" · {plural(sum(event.dice), 'die', 'dice')} in play · ",
                 who,
                 ".",
             )

@@ -125,7 +125,8 @@ class LiarsDicePresenter(DicePresenter):
         v: LiarsDiceView = view
         extra = " · [bold yellow]palifico[/]" if v.palifico else ""
         header = (
-            f"[bold]Round {v.round}[/] · {v.total} dice in play · {self.wild_text(v.wild)}"
+            f"[bold]Round {v.round}[/] · {plural(v.total, 'die', 'dice')} in play · "
+            f"{self.wild_text(v.wild)}"
             f"{extra} · [dim]{escape(v.rules)}[/]"
         )
         grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)

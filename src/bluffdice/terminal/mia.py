@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 
+from bluffdice.errors import clip
 from bluffdice.games.base import Event, GameState
 from bluffdice.games.mia import Action, MiaRules, MiaState, MiaView, Pass, parse_action
 from bluffdice.games.mia.actions import (
@@ -215,10 +216,27 @@ class MiaPresenter(Narrator):
         word = " ".join(text.lower().split())
         if word in ("pass", "p") and v.announced is not None:
             return Pass(v.announced)
-        action = parse_action(text)
+        try:
+            action = parse_action(text)
+        except ValueError:
+            said = clip(text.strip())
+            raise ValueError(f"{said} is not a Mia action: type {self.move_words()}") from None
         if not isinstance(action, Action):
             raise ValueError("the dealer rolls the dice; type your own move (try 'hint')")
         return action
+
+    def move_words(self) -> str:
+        """The moves these rules have, as a user types them (no beat or cheers where the
+        rules have none)."""
+        words = ["a value (54, 5 4, mia)", "roll", "look", "challenge (or liar)"]
+        if self.rules.pass_allowed:
+            words.append("pass 65")
+        words.append("give-up")
+        if self.rules.beat_mia:
+            words.append("beat")
+        if self.rules.joker32:
+            words.append("cheers")
+        return ", ".join(words[:-1]) + " or " + words[-1]
 
     def commands(self) -> str:
         rows = [

@@ -224,6 +224,7 @@ class Session:
             self.show(self._help(view))
         elif word in ("table", "t"):
             self.show(self.presenter.table(view, self.names))
+            self.say(f"You can: {self.presenter.hint(view)}")
         elif word in ("quit", "exit", "q"):
             raise LeaveTable
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -55,7 +56,9 @@ class ProcessExecutor:
     ) -> Iterator[list[GameResult]]:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=_leave_ctrl_c_to_parent
+        ) as pool:
             window: deque[Future[list[GameResult]]] = deque()
             try:
                 for chunk in chunks:
@@ -67,6 +70,12 @@ class ProcessExecutor:
             finally:
                 for future in window:
                     future.cancel()
+
+
+def _leave_ctrl_c_to_parent() -> None:
+    """Ctrl-C reaches every process of the terminal's group: workers ignore it, so the
+    parent alone stops the tournament and says what was stored (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RayExecutor:

@@ -29,6 +29,7 @@ from bluffdice.games.base import (
     RuleError,
     Step,
     TableState,
+    is_whole,
     places_from,
 )
 from bluffdice.games.common_hand.actions import (
@@ -174,7 +175,11 @@ class CommonHandState(TableState, frozen=True):
         elif phase in ("roll", "reroll"):
             state = self._apply_roll(action, events)
         else:
-            if not isinstance(action, FirstPlayer) or not 0 <= action.player < self.players:
+            if (
+                not isinstance(action, FirstPlayer)
+                or not is_whole(action.player)
+                or not 0 <= action.player < self.players
+            ):
                 raise IllegalAction("chance must pick the first player (first 0 or first 1)")
             state = self._start_round(action.player, 1, events)
         return Step(msgspec.structs.replace(state, moves=self.moves + 1), tuple(events))
@@ -283,6 +288,7 @@ class CommonHandState(TableState, frozen=True):
         if (
             not isinstance(outcome, Dice)
             or not isinstance(outcome.dice, tuple)
+            or not all(is_whole(d) for d in outcome.dice)
             or outcome not in roll_table(Dice, count, FACES)[1]
         ):
             raise IllegalAction(

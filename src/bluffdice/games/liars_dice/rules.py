@@ -39,7 +39,7 @@ class LiarsDiceRules(RulesValue):
         "ones",
         "which face is wild, counting as the face of the bid",
         choices={
-            "ones": "ones are wild (the seed's rule)",
+            "ones": "ones are wild (the traditional rule)",
             "off": "no face is wild; a one is an ordinary, lowest face",
             "highest": "the highest face is wild (OpenSpiel's liars_dice: sixes)",
         },

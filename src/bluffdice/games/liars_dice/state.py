@@ -26,6 +26,7 @@ from bluffdice.games.base import (
     RuleError,
     Step,
     TableState,
+    is_whole,
     places_from,
 )
 from bluffdice.games.liars_dice.actions import (
@@ -188,7 +189,11 @@ class LiarsDiceState(TableState, frozen=True):
         elif phase == "roll":
             return self._apply_roll(action)
         else:
-            if not isinstance(action, FirstPlayer) or not 0 <= action.player < self.players:
+            if (
+                not isinstance(action, FirstPlayer)
+                or not is_whole(action.player)
+                or not 0 <= action.player < self.players
+            ):
                 raise IllegalAction(
                     f"chance must pick the first player (first 0 .. first {self.players - 1})"
                 )
@@ -315,6 +320,7 @@ class LiarsDiceState(TableState, frozen=True):
         if (
             not isinstance(outcome, Dice)
             or not isinstance(outcome.dice, tuple)
+            or not all(is_whole(d) for d in outcome.dice)
             or outcome not in roll_table(Dice, count, self.rules.faces)[1]
         ):
             raise IllegalAction(

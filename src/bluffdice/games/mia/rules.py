@@ -19,7 +19,7 @@ class MiaRules:
 
     lives: int = option(6, "lives each player starts with (lives mode)", minimum=1, maximum=99)
     doubles_ascending: bool = option(
-        False, "11 is the best double and 66 the worst (seeds 001, 004); off: 66 is best"
+        False, "11 is the best double and 66 the worst; off: 66 is best"
     )
     little_mia: bool = option(
         False, "31 is the second best value, right under 21 (Danish 'little Meyer')"
@@ -78,10 +78,8 @@ class MiaRules:
         "last_standing",
         "when a lives game ends",
         choices={
-            "last_standing": "players with no lives drop out; the last one left wins "
-            "(seeds 001, 004)",
-            "first_out": "the first player with no lives left loses and the game is over "
-            "(seeds 000, 002)",
+            "last_standing": "players with no lives drop out; the last one left wins",
+            "first_out": "the first player with no lives left loses and the game is over",
         },
     )
     mode: str = option(
@@ -144,7 +142,7 @@ PRESETS: dict[str, MiaRules] = {
 
 PRESET_DOCS: dict[str, str] = {
     "classic": "the default: 6 lives, 66 the best double, blind pass allowed, last standing",
-    "doubles-ascending": "classic, but 11 is the best double (seeds 001, 004)",
+    "doubles-ascending": "classic, but 11 is the best double",
     "meyer": "Danish Meyer: little Meyer (31) second best and 32 is 'cheers'",
     "maexchen": "the bot-contest rules: no lives, +1 per round joined, -1 per round lost, "
     "every roll fresh and seen, no pass, Mia shown at once",
