@@ -101,7 +101,7 @@ def test_a_shipped_policy_is_as_exploitable_as_its_file_says(name: str) -> None:
     cap = policy.spec.get("pass_cap") or None
     p = problem(policy.game, policy.rules, pass_cap=cap)
     measured = evaluate(p.public, to_strategy(p.public, policy, p.key_text))
-    # The file rounds probabilities to 4 digits and drops those under 0.1%.
-    assert measured.exploitability == pytest.approx(policy.exploitability, abs=1e-3)
+    # The file records the figures of its own rounded, pruned probabilities.
+    assert measured.exploitability == pytest.approx(policy.exploitability, rel=1e-9)
     assert measured.exploitability < 1e-3
-    assert measured.value == pytest.approx(policy.value, abs=2e-3)
+    assert measured.value == pytest.approx(policy.value, abs=1e-12)

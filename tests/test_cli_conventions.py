@@ -166,25 +166,25 @@ CRASHING_BOT = (
 )
 
 
-def test_a_tournament_that_fails_leaves_the_database_as_it_was(tmp_path: Path) -> None:
+def test_a_failing_bot_never_loses_the_games_played(tmp_path: Path) -> None:
+    """Issue 11: a bot that fails forfeits its game and the tournament goes on; with
+    --on-bot-error stop it ends with an error, and the games played stay stored."""
     crash = tmp_path / "crash_bot.py"
     crash.write_text(CRASHING_BOT)
-    args = ["tournament", "--bots", f"{crash},honest", "--games", "60", "--seed", "1"]
-    # A fresh database file is not left behind.
-    fresh = tmp_path / "fresh.db"
-    result = invoke(*args, "--workers", "1", "--db", str(fresh))
-    assert result.exit_code == 2 and "boom" in result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["crash_bot.py"]
-    # An existing one keeps what it held, and no row of the failed run.
-    kept = tmp_path / "kept.db"
-    ok = ["tournament", "--bots", "honest,liar", "--games", "3", "--db", str(kept)]
+    args = ["tournament", "--bots", f"{crash},honest", "--games", "10", "--seed", "1"]
+    db = tmp_path / "t.db"
+    ok = ["tournament", "--bots", "honest,liar", "--games", "3", "--db", str(db)]
     assert invoke(*ok).exit_code == 0
-    result = invoke(*args, "--workers", "1", "--db", str(kept))
-    assert result.exit_code == 2
-    store = Store(str(kept), create=False)
+    result = invoke(*args, "--workers", "1", "--db", str(db))
+    assert result.exit_code == 0 and "boom" in result.stderr and "faults" in result.stdout
+    result = invoke(*args, "--workers", "1", "--db", str(db), "--on-bot-error", "stop")
+    assert result.exit_code == 2 and "boom" in result.stderr
+    assert "stored as tournament 3" in result.stderr
+    store = Store(str(db), create=False)
     try:
-        assert [t.id for t in store.tournaments()] == [1]
-        assert len(store.games(None, limit=100)) == 3
+        assert [t.id for t in store.tournaments()] == [1, 2, 3]
+        assert 3 + 10 < len(store.games(None, limit=1000)) < 3 + 10 + 10
+        assert len(store.games(2, limit=100)) == 10
     finally:
         store.close()
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from bluffdice.games import CHANCE, IllegalAction, RuleError, new_game
+from bluffdice.games import CHANCE, IllegalAction, RuleError, new_game, parse_rules
 from bluffdice.games.mia import (
     Announce,
     BeatMia,
@@ -20,6 +20,7 @@ from bluffdice.games.mia import (
     Roll,
 )
 from bluffdice.games.mia.actions import CheersShown, Penalty
+from bluffdice.testing import check_rules
 from tests.conftest import script
 
 # Scripts use the record notation: 'first P', 'roll', 'dice 43', 'look', '52', 'pass 52'.
@@ -104,6 +105,37 @@ def test_pass_option_off_removes_the_pass() -> None:
     assert not any(isinstance(a, Pass) for a in game.state.legal_actions())
     with pytest.raises(IllegalAction, match="passing is off"):
         game.step(Pass(52))
+
+
+def test_pass_limit_forces_a_roll_or_a_challenge_after_that_many_passes() -> None:
+    game = script("mia(pass_limit=2)", 4, [*OPEN_52, "pass 52", "pass 53"])
+    # Two passes in a row since the last roll: the third player must believe or challenge.
+    assert set(game.state.legal_actions()) == {Challenge(), Roll()}
+    with pytest.raises(IllegalAction, match="2 passes in a row is the limit"):
+        game.step(Pass(53))
+    # A roll starts the count again.
+    game = script(
+        "mia(pass_limit=2)", 4, [*OPEN_52, "pass 52", "pass 53", "roll", "dice 61", "look", "61"]
+    )
+    assert Pass(61) in game.state.legal_actions()
+    game = script("mia(pass_limit=1)", 3, [*OPEN_52, "pass 52", "roll", "dice 62", "look", "62"])
+    assert Pass(62) in game.state.legal_actions()
+    game.step(Pass(62))
+    assert not any(isinstance(a, Pass) for a in game.state.legal_actions())
+
+
+def test_no_pass_limit_by_default_lets_the_cup_go_round_and_round() -> None:
+    calls = [f"pass {52}"] * 12
+    game = script("classic", 3, [*OPEN_52, *calls])
+    assert Pass(52) in game.state.legal_actions()
+    assert game.state.rules.pass_limit == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize("limit", [1, 2])
+def test_pass_limit_passes_the_conformance_check(players: int, limit: int) -> None:
+    report = check_rules(f"classic(lives=2,pass_limit={limit})", players, games=4, seed=limit)
+    assert report.games == 4 and report.illegal_tried > 0
 
 
 def test_relaxed_raise_allows_equal_and_forbids_pass() -> None:
@@ -307,3 +339,11 @@ def test_two_and_ten_players_work_and_eleven_do_not() -> None:
     assert new_game("classic", 10).num_players == 10
     with pytest.raises(RuleError, match="2 to 10 players"):
         new_game("classic", 11)
+
+
+def test_the_batch_simulator_refuses_a_pass_limit_it_cannot_count() -> None:
+    from bluffdice.sim.mia_tables import table_for
+
+    with pytest.raises(ValueError, match="pass_limit"):
+        table_for("honest", parse_rules("classic(pass_limit=2)"))
+    assert table_for("honest", parse_rules("classic")) is not None

@@ -71,6 +71,7 @@ def _rules_strategy() -> st.SearchStrategy[MiaRules]:
             pips=draw(st.booleans()),
             joker32=draw(st.booleans()),
             pass_allowed=not relaxed and draw(st.booleans()),
+            pass_limit=draw(st.sampled_from([0, 0, 1, 2, 3, 99])),
             relaxed_raise=relaxed,
             blind=draw(st.booleans()),
             mia_doubled=draw(st.booleans()),

@@ -44,12 +44,14 @@ def test_solve_json_reports_value_exploitability_and_checkpoints(tmp_path: Path)
     its = [c["iterations"] for c in doc["checkpoints"]]
     assert its == sorted(its) and its[-1] == doc["iterations"]
     assert plot.read_bytes()[:4] == b"\x89PNG"
-    # The saved policy is the solved strategy: measured again, it is as exploitable.
+    # The saved policy records what it is worth as saved (rounded), and meets the target.
     policy = Policy.load(out)
     p = problem("liars-dice", "openspiel(faces=4)")
     again = evaluate(p.public, to_strategy(p.public, policy, p.key_text))
-    assert again.exploitability == pytest.approx(doc["exploitability"], abs=2e-4)
-    assert policy.exploitability == doc["exploitability"]
+    assert again.exploitability == policy.exploitability == doc["saved"]["exploitability"]
+    assert again.value == policy.value == doc["saved"]["value"]
+    assert policy.exploitability <= 1e-3
+    assert policy.solver["solver_exploitability"] == doc["exploitability"]
 
 
 def test_solve_prints_a_table_with_the_value() -> None:
@@ -99,3 +101,32 @@ def test_explain_policy_json_has_a_challenge_chance_for_each_opening_claim() -> 
     # Nobody challenges the lowest claims, and higher claims draw more challenges.
     assert opening["31"] == 0 and opening["66"] > opening["53"]
     assert doc["sentences"]
+
+
+def test_solve_match_prints_the_win_table_and_its_exploitability(tmp_path: Path) -> None:
+    rules = "mia(lives=2,pass=off,mia_end=instant)"
+    code, stdout, stderr = invoke(
+        "solve", "mia", "--match", "--rules", rules, "--target-exploitability", "5e-3", "--json"
+    )
+    assert code == 0, stderr
+    doc = json.loads(stdout)
+    table = doc["win_probability"]
+    assert len(table) == 2 and all(len(row) == 2 for row in table)
+    assert table[1][0] > table[0][0] > table[0][1]  # more lives, better chances
+    assert doc["exploitability"] == max(s["match_exploitability"] for s in doc["states"])
+    assert all(s["round_exploitability"] <= 5e-3 for s in doc["states"])
+    code, stdout, _ = invoke("solve", "mia", "--match", "--rules", rules, "--iterations", "5")
+    assert code != 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "liars-dice", "--match"], "--match is for mia"),
+        (["solve", "mia", "--match", "--rules", "drinking"], "lives mode only"),
+        (["solve", "mia", "--match", "--pass-cap", "1"], "does not go with --match"),
+    ],
+)
+def test_solve_match_refuses_what_it_cannot_solve(args: list[str], message: str) -> None:
+    code, _, stderr = invoke(*args)
+    assert code != 0 and message in stderr

@@ -125,8 +125,15 @@ def test_a_bot_that_breaks_the_rules_is_named_without_a_traceback(tmp_path: Path
         "from bluffdice.bots import Bot\n\nclass Crash(Bot):\n"
         "    def act(self, view):\n        return 1 / 0\n"
     )
-    code, out, err = run("--bots", f"{bad},odds", "--games", "2", "--seed", "1", "--no-store")
+    stop = ("--on-bot-error", "stop", "--no-store")
+    code, out, err = run("--bots", f"{bad},odds", "--games", "2", "--seed", "1", *stop)
     assert code == 2 and "Traceback" not in err
-    assert "bad_bot.py" in err and "failed in game" in err and "roll" in err
-    code, out, err = run("--bots", f"{crash},odds", "--games", "2", "--no-store")
+    assert "stubborn" in err and "failed in game" in err and "illegal" in err and "roll" in err
+    code, out, err = run("--bots", f"{crash},odds", "--games", "2", *stop)
     assert code == 2 and "ZeroDivisionError" in err and "crash_bot.py:5" in err
+    # By default the failing bot forfeits each game and the tournament ends normally.
+    code, out, err = run("--bots", f"{crash},odds", "--games", "2", "--no-store", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["bots"]["crash_bot"]["faults"] == 2 and data["bots"]["crash_bot"]["wins"] == 0
+    assert [f["game"] for f in data["faults"]] == [0, 1]

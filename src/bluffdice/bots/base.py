@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import random
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ _BUILTINS = (
     "bluffdice.bots.mia_odds",
     "bluffdice.bots.liars_dice",
     "bluffdice.bots.cfr",
+    "bluffdice.bots.mia_shark",
 )
 
 
@@ -92,7 +94,14 @@ def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> 
             raise BluffdiceError(f"cannot load bot file {target}")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[module_name] = module
-        loader_spec.loader.exec_module(module)
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as exc:  # the file's own error: one line that says where
+            frames = traceback.extract_tb(exc.__traceback__)
+            where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+            raise BluffdiceError(
+                f"bot file {target} failed to load: {type(exc).__name__}: {exc}{where}"
+            ) from None
     elif attr:
         try:
             module = importlib.import_module(target)

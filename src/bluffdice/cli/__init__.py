@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from bluffdice.cli import (  # noqa: F401  (commands)
+    bots,
     docs,
     maexchen,
     odds,

@@ -67,7 +67,8 @@ def play(
             "--opponents",
             "-o",
             help="Comma-separated bot names, repeated to fill the seats, e.g. "
-            "honest,bluffer; a bot of your own as my_bot.py:MyBot (default: a mix of "
+            "honest,bluffer; a bot of your own as my_bot.py:MyBot or a bot program as "
+            '"cmd:node examples/bot.js", each run in its own process (default: a mix of '
             "every bot character of the game).",
         ),
     ] = None,

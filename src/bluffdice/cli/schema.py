@@ -15,7 +15,9 @@ SCHEMA_HELP = (
     "refusals, welcomes, moves), generated from the message types themselves.\n\n"
     "Without GAME the schema covers every game; messages are told apart by their `type` "
     "field (`mia.announce`, `liars-dice.view`, `update`), so a client decodes them without "
-    "knowing the game in advance. See `bluffdice docs architecture`.\n\n"
+    "knowing the game in advance. See `bluffdice docs architecture`. The bot protocol's "
+    "own two messages (a bot's hello, a game's start) are in $defs as Hello and Start; "
+    "see `bluffdice docs protocol`.\n\n"
     "Example: bluffdice schema mia > mia-schema.json"
 )
 
@@ -32,10 +34,10 @@ def schema(
     ] = None,
 ) -> None:
     """The `schema` command; its help text is SCHEMA_HELP."""
-    from bluffdice.table.wire import schema as wire_schema
+    from bluffdice.protocol.messages import protocol_schema
 
     try:
-        document = wire_schema(game)
+        document = protocol_schema(game)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
     out.print_json(json.dumps(document))

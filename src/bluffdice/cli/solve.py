@@ -94,11 +94,24 @@ def solve(
         int | None,
         typer.Option(help="Accepted for symmetry with other commands: CFR is deterministic."),
     ] = None,
+    match: Annotated[
+        bool,
+        typer.Option(
+            "--match",
+            help="Mia: solve a whole heads-up match with lives (every lives state from 1 to "
+            "the rules' lives) and print each player's chance to win it. The pass needs "
+            "pass_limit (default 1).",
+        ),
+    ] = False,
 ) -> None:
     """The `solve` command; its help text is SOLVE_HELP."""
+    if match:
+        _solve_match(
+            game, rules, iterations, target_exploitability, pass_cap, out_file, plot, as_json
+        )
+        return
     from bluffdice.solve import Solver, TreeTooLarge, problem, run
     from bluffdice.solve.cfr import ALGORITHMS
-    from bluffdice.solve.policy import Policy, extract
 
     if algorithm not in ALGORITHMS:
         raise fail(f"--algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
@@ -165,6 +178,28 @@ def solve(
             max_iterations=MAX_ITERATIONS,
             on_checkpoint=show,
         )
+        stored: Any = None
+        if out_file is not None:
+            from bluffdice.solve.stored import to_target
+
+            def solver_info(hist: list[Any]) -> dict[str, Any]:
+                return {
+                    "algorithm": algorithm,
+                    "iterations": hist[-1].iterations,
+                    "seconds": round(hist[-1].seconds, 2),
+                    "target": target,
+                }
+
+            progress.update(task, status="measuring the policy as it will be saved")
+            stored, history = to_target(
+                prob,
+                solver,
+                history,
+                solver_info,
+                target,
+                MAX_ITERATIONS,
+                on_checkpoint=show,
+            )
     wall = time.perf_counter() - started
     last = history[-1]
     result: dict[str, Any] = {
@@ -192,26 +227,23 @@ def solve(
         ],
     }
     if out_file is not None:
-        policy = Policy(
-            game=prob.game,
-            rules=prob.rules_text,
-            spec=prob.spec_json(),
-            title=prob.title,
-            nodes=extract(prob.public, solver.average_strategy(), prob.key_text),
-            solver={
-                "algorithm": algorithm,
-                "iterations": last.iterations,
-                "seconds": round(last.seconds, 2),
-            },
-            exploitability=last.exploitability,
-            nash_conv=last.nash_conv,
-            value=last.value,
-        )
+        assert stored is not None
         try:
-            policy.save(out_file)
+            stored.save(out_file)
         except OSError as exc:
             raise fail(f"cannot write {str(out_file)!r}: {exc.strerror or exc}") from None
         result["out"] = str(out_file)
+        result["saved"] = {
+            "exploitability": stored.exploitability,
+            "nash_conv": stored.nash_conv,
+            "value": stored.value,
+            "threshold": stored.solver["threshold"],
+            "digits": stored.solver["digits"],
+        }
+        if target is not None:
+            result["reached_target"] = result["reached_target"] and (
+                stored.exploitability <= target
+            )
     if plot_path is not None:
         from bluffdice.solve.plot import convergence_figure
 
@@ -221,6 +253,107 @@ def solve(
         out.print_json(json.dumps(result))
         return
     _print_result(result)
+
+
+def _solve_match(
+    game: str,
+    rules_text: str | None,
+    iterations: int | None,
+    target: float | None,
+    pass_cap: int | None,
+    out_file: Path | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """`solve mia --match`: the win chance at every lives state, and its exploitability."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from bluffdice.games.registry import get_game, parse_rules, rules_string
+    from bluffdice.solve import match
+
+    try:
+        name = get_game(game).name
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    if name != "mia":
+        raise fail(f"--match is for mia (a match of rounds with lives), not {name}")
+    for flag, given in (
+        ("--iterations", iterations),
+        ("--pass-cap", pass_cap),
+        ("--out", out_file),
+    ):
+        if given is not None:
+            raise fail(f"{flag} does not go with --match (the pass is limited by pass_limit)")
+    if target is not None and not target > 0:
+        raise fail(f"--target-exploitability must be above 0, not {target:g}")
+    aim = DEFAULT_TARGET if target is None else target
+    plot_path = plot_target(plot)
+    try:
+        rules = match.match_rules(parse_rules(rules_text or "classic", game="mia"))
+        spec = match.spec_from_rules(rules)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    text = rules_string(rules)
+    total = len(match.states(spec.lives))
+    with Progress(
+        TextColumn("[bold]solving the match[/]"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=as_json and not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("match", total=total, status="")
+
+        def show(s: Any) -> None:
+            progress.update(
+                task,
+                advance=1,
+                status=f"lives {s.state[0]}-{s.state[1]}: {s.iterations:,} it, "
+                f"exploitability {s.exploitability:.1e}",
+            )
+
+        solution = match.solve(spec, text, target=aim, on_state=show)
+    result = solution.to_json()
+    result["target_exploitability"] = aim
+    if plot_path is not None:
+        from bluffdice.solve.plot import match_figure
+
+        write_plot(match_figure(result), plot_path)
+        result["plot"] = str(plot_path)
+    if as_json:
+        out.print_json(json.dumps(result))
+        return
+    _print_match(result)
+
+
+def _print_match(result: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    n = result["lives"]
+    table = Table(
+        title=f"Chance to win the match for the player who opens the next round (%)\n"
+        f"{result['rules']}: {result['round']}",
+        title_justify="left",
+    )
+    table.add_column("my lives \\ yours", style="bold", justify="right")
+    for b in range(1, n + 1):
+        table.add_column(str(b), justify="right")
+    for a in range(1, n + 1):
+        row = result["win_probability"][a - 1]
+        table.add_row(str(a), *(f"{p * 100:.1f}" for p in row))
+    out.print(table)
+    seconds = sum(s["seconds"] for s in result["states"])
+    iterations = sum(s["iterations"] for s in result["states"])
+    worst_round = max(s["round_exploitability"] for s in result["states"])
+    out.print(
+        f"exploitability of the whole match strategy: {result['exploitability']:.2e} at most "
+        f"(the best-responder's gain over a match, worst lives state); each round solved "
+        f"to {worst_round:.1e} or better, {iterations:,} CFR+ iterations in {seconds:.1f} s"
+    )
+    if "plot" in result:
+        out.print(f"[dim]plot: {result['plot']}[/]")
 
 
 def _print_result(result: dict[str, Any]) -> None:
@@ -246,7 +379,13 @@ def _print_result(result: dict[str, Any]) -> None:
     if not result["reached_target"]:
         table.add_row("[red]note[/]", "the target was not reached within the iteration limit")
     if "out" in result:
-        table.add_row("policy", result["out"])
+        saved = result["saved"]
+        table.add_row(
+            "policy saved",
+            f"{result['out']}: exploitability {saved['exploitability']:.3e} and value "
+            f"{saved['value']:+.6f} as stored (actions under {saved['threshold']:g} "
+            f"dropped, {saved['digits']} digits)",
+        )
     if "plot" in result:
         table.add_row("plot", result["plot"])
     out.print(table)

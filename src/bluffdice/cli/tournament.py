@@ -15,6 +15,7 @@ import typer
 
 from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
 from bluffdice.errors import BluffdiceError
+from bluffdice.protocol import DEFAULT_MOVE_TIME
 from bluffdice.store.location import sqlite_path
 
 if TYPE_CHECKING:  # the tournament machinery (openskill, SQLAlchemy) loads when it runs
@@ -55,7 +56,9 @@ def tournament(
         str | None,
         typer.Option(
             help="Comma-separated bots: built-in names, files (my_bot.py[:Class]) or modules "
-            "(package.module:Class). Default: every built-in bot of the game."
+            "(package.module:Class), or programs speaking the bot protocol "
+            '("cmd:node examples/bot.js"). Files, modules and programs run in their own '
+            "processes (see --trust). Default: every built-in bot of the game."
         ),
     ] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
@@ -88,6 +91,28 @@ def tournament(
         Path | None,
         typer.Option(help="Draw ratings and rates to this .png or .svg file.", metavar="FILE"),
     ] = None,
+    move_time: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a bot in its own process has for each move; a late bot forfeits the game."
+        ),
+    ] = DEFAULT_MOVE_TIME,
+    trust: Annotated[
+        bool,
+        typer.Option(
+            "--trust",
+            help="Run Python bot files and modules in this process, as built-in bots are: "
+            "faster, but such a bot can read everything, the hidden dice included.",
+        ),
+    ] = False,
+    on_bot_error: Annotated[
+        str,
+        typer.Option(
+            help="forfeit: a bot that fails (time, crash, exit, garbage, illegal move) loses "
+            "that game, the fault is listed and the tournament goes on; stop: the "
+            "tournament stops at the first fault (the games played stay stored).",
+        ),
+    ] = "forfeit",
     db: Annotated[
         str | None,
         typer.Option(
@@ -111,9 +136,10 @@ def tournament(
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
     from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import get_game, rules_string
+    from bluffdice.protocol.limits import Limits
     from bluffdice.tournament.executors import EXECUTORS, make_executor
     from bluffdice.tournament.plot import plot_standings
-    from bluffdice.tournament.runner import make_config
+    from bluffdice.tournament.runner import BotStopped, make_config
 
     try:
         spec = get_game(game)
@@ -124,11 +150,22 @@ def tournament(
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
     if workers is not None and not 1 <= workers <= 1024:
         raise fail(f"--workers must be between 1 and 1024, not {workers}")
+    workers = _capped(workers)
     plot = plot_target(plot)
     names = bots.split(",") if bots is not None else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
     try:
-        config = make_config(rules_string(parsed), names, games, the_seed, seats, dice)
+        config = make_config(
+            rules_string(parsed),
+            names,
+            games,
+            the_seed,
+            seats,
+            dice,
+            limits=Limits(move_time=move_time),
+            trust=trust,
+            on_error=on_bot_error,
+        )
         runner = make_executor(executor, _workers(workers, games))
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
@@ -152,6 +189,12 @@ def tournament(
     started = time.perf_counter()
     try:
         standings = _run(config, runner, _workers(workers, games), database, tid)
+    except BotStopped as exc:
+        # The games played stay stored (and replayable); the tournament is unfinished.
+        kept = f"; the games played so far are stored as tournament {tid}" if tid else ""
+        if database is not None:
+            database.close()
+        raise fail(f"{exc}{kept}") from None
     except BluffdiceError as exc:
         if database is not None and tid is not None:
             _discard(database, tid, created)
@@ -177,6 +220,7 @@ def tournament(
         out.print_json(json.dumps(summary))
         return
     out.print(_table(config, standings, lines, tid))
+    _show_faults(standings)
     notes = f"{config.games} games in {seconds:.1f} s ({config.games / seconds:.0f} games/s)"
     if where is not None:
         notes += f"; stored in {where} (bluffdice replay --list{_db_flag(db)})"
@@ -236,6 +280,36 @@ def _discard(database: Store, tid: int, created: Path | None) -> None:
     if created is not None:
         for leftover in (created, Path(f"{created}-wal"), Path(f"{created}-shm")):
             leftover.unlink(missing_ok=True)
+
+
+def _capped(workers: int | None) -> int | None:
+    """More workers than CPUs only adds processes that wait: cap, and say so."""
+    cpus = os.cpu_count() or 1
+    if workers is not None and workers > cpus:
+        err.print(f"--workers {workers}: this machine has {cpus} CPUs; using {cpus} workers.")
+        return cpus
+    return workers
+
+
+SHOWN_FAULTS = 10
+
+
+def _show_faults(standings: Standings) -> None:
+    """The bots that failed, on stderr: which, how, and the game and seed to replay."""
+    from rich.markup import escape
+
+    if not standings.faults:
+        return
+    err.print(
+        f"{standings.faults} bot faults (the bot forfeited the game; --on-bot-error stop "
+        "ends the tournament instead):",
+        highlight=False,
+    )
+    for line in standings.fault_log[:SHOWN_FAULTS]:
+        err.print(f"  {escape(line.describe())}", highlight=False, soft_wrap=True)
+    hidden = standings.faults - min(SHOWN_FAULTS, len(standings.fault_log))
+    if hidden > 0:
+        err.print(f"  ... and {hidden} more (--json lists up to 1000)", highlight=False)
 
 
 def _workers(workers: int | None, games: int) -> int:
@@ -333,6 +407,7 @@ def _summary(
             "counted": "losses" if standings.count_losses else "wins",
         },
         "bots": {name: msgspec.to_builtins(line) for name, line in lines.items()},
+        "faults": [msgspec.to_builtins(line) for line in standings.fault_log],
     }
 
 
@@ -362,6 +437,8 @@ def _table(
     table.add_column("95 % CI", justify="right", no_wrap=True)
     table.add_column("mu", justify="right")
     table.add_column("sigma", justify="right")
+    if standings.faults:
+        table.add_column("faults", justify="right", min_width=6)
     for name, line in ranked(lines, losses):
         mean = line.mean_lives if line.mean_lives is not None else line.mean_score
         table.add_row(
@@ -373,6 +450,7 @@ def _table(
             f"{100 * line.ci_low:.1f}-{100 * line.ci_high:.1f}",
             f"{line.mu:.1f}",
             f"{line.sigma:.2f}",
+            *([str(line.faults)] if standings.faults else []),
         )
     counted = sum(line.losses if losses else line.wins for line in lines.values())
     shared = (

@@ -540,6 +540,8 @@ def why_not_tabular(bot: str, rules: MiaRules) -> str | None:
     """None if `bot` has a table form under `rules`, else the reason it has none."""
     if bot not in TABLE_BOTS:
         return f"{bot} keeps state or reads more than the table's situations"
+    if rules.pass_allowed and rules.pass_limit:
+        return "the table does not count passes in a row (pass_limit): use the engine"
     if bot in ("odds", "cfr") and rules.pass_allowed:
         return f"{bot} weighs the claim behind a chain of passes, which the table does not hold"
     return None

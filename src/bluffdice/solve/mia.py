@@ -35,11 +35,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from bluffdice.games.base import RuleError
+from bluffdice.games.mia.state import (
+    BEAT_FAILED,
+    CAUGHT_BLUFFING,
+    GAVE_UP,
+    LIED_ABOUT_MIA,
+    MIA_BEATEN,
+    MIA_FOUND,
+    SEE_FAILED,
+    SEE_FAILED_MIA,
+    TRUE_MIA,
+)
 from bluffdice.games.mia.values import MIA, VALUES, Ranking, probability
 from bluffdice.solve.tree import FloatArray, PublicGame, TreeBuilder, TreeTooLarge
 
@@ -128,14 +139,32 @@ def spec_from_rules(rules: Any, pass_cap: int | None = None, at_cap: str = "draw
     )
 
 
+class Stakes(Protocol):
+    """What the end of a round is worth to player 0, by who lost it and why (the engine's
+    penalty reasons). One round alone: the loser pays 1. In a whole match the round's
+    result is worth the match's value from the lives and the opener it leads to."""
+
+    def pay(self, loser: int, reason: str) -> float: ...
+
+
+class RoundStakes:
+    """One round on its own: the loser pays 1 to the winner, whatever the reason."""
+
+    def pay(self, loser: int, reason: str) -> float:
+        return -1.0 if loser == 0 else 1.0
+
+
 def hold_key(holder: int, floor: int) -> tuple[int, int, tuple[int, ...]]:
     """The key of a segment root: `holder` rolled and must beat rank `floor` (0: open)."""
     return (holder, floor, ())
 
 
 class _Builder:
-    def __init__(self, spec: MiaRoundSpec, max_nodes: int, share: bool) -> None:
+    def __init__(
+        self, spec: MiaRoundSpec, max_nodes: int, share: bool, stakes: Stakes | None = None
+    ) -> None:
         self.spec = spec
+        self.stakes = stakes or RoundStakes()
         self.share = share
         self.rank = {v: spec.ranking.rank(v) for v in HANDS}
         self.worst_first = tuple(reversed(spec.ranking.best_first))
@@ -161,13 +190,20 @@ class _Builder:
         return u
 
     def shown(self, holder: int, announcer: int, value: int) -> FloatArray:
-        """The dice are shown against `value` that `announcer` stands behind."""
-        if value == MIA:
-            good = np.array([v == MIA for v in HANDS])
-        else:
-            good = np.array([self.rank[v] >= self.rank[value] for v in HANDS])
-        sign = 1.0 if announcer == 0 else -1.0
-        return self.payoff(holder, np.where(good, sign, -sign))
+        """The dice are shown against `value` that `announcer` stands behind (a challenge,
+        or Mia shown at once)."""
+        pay = self.stakes.pay
+        receiver = 1 - announcer
+        win0 = np.empty(self.h)
+        for i, v in enumerate(HANDS):
+            if value == MIA:
+                found = TRUE_MIA if self.spec.mia_end == "instant" else MIA_FOUND
+                win0[i] = pay(receiver, found) if v == MIA else pay(announcer, LIED_ABOUT_MIA)
+            elif self.rank[v] >= self.rank[value]:
+                win0[i] = pay(receiver, SEE_FAILED_MIA if v == MIA else SEE_FAILED)
+            else:
+                win0[i] = pay(announcer, CAUGHT_BLUFFING)
+        return self.payoff(holder, win0)
 
     def flat(self, holder: int, win0: float) -> FloatArray:
         return self.payoff(holder, np.full(self.h, win0))
@@ -238,12 +274,13 @@ class _Builder:
                 tree.terminal(parent, label, shown(MIA))
                 return
             node = tree.decision(parent, label, receiver, info=key, private=private)
-            sign = 1.0 if announcer == 0 else -1.0
-            tree.terminal(node, GIVE_UP, self.flat(holder, sign))
+            pay = self.stakes.pay
+            tree.terminal(node, GIVE_UP, self.flat(holder, pay(receiver, GAVE_UP)))
             tree.terminal(node, CHALLENGE, shown(MIA))
             if spec.beat_mia:
                 p = self.beat_win
-                tree.terminal(node, BEAT, self.flat(holder, sign * (1 - 2 * p)))
+                beat = p * pay(announcer, MIA_BEATEN) + (1 - p) * pay(receiver, BEAT_FAILED)
+                tree.terminal(node, BEAT, self.flat(holder, beat))
             return
         node = tree.decision(parent, label, receiver, info=key, private=private)
         tree.terminal(node, CHALLENGE, shown(value))
@@ -295,9 +332,14 @@ def count_nodes(spec: MiaRoundSpec, start_floor: int = 0) -> int:
 
 
 def build(
-    spec: MiaRoundSpec, max_nodes: int = 4_000_000, share: bool = True, start_floor: int = 0
+    spec: MiaRoundSpec,
+    max_nodes: int = 4_000_000,
+    share: bool = True,
+    start_floor: int = 0,
+    stakes: Stakes | None = None,
 ) -> PublicGame:
-    """The public game of one heads-up round (player 0 opens).
+    """The public game of one heads-up round (player 0 opens), its ends paid by `stakes`
+    (default: the loser pays 1).
 
     `share=False` gives every history its own copy of each segment (the plain game tree,
     far larger); `start_floor` starts the round as if a value of that rank had to be
@@ -310,7 +352,7 @@ def build(
                 f"{spec.describe()} has about {size:,} public nodes, more than the "
                 f"{max_nodes:,} the solver builds: lower the pass cap"
             )
-    b = _Builder(spec, max_nodes, share)
+    b = _Builder(spec, max_nodes, share, stakes)
     b.segment(0, start_floor)
     while b.todo:
         b.expand(*b.todo.pop())

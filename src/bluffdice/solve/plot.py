@@ -172,3 +172,22 @@ def _box(x: int, y: int) -> Any:
     from matplotlib.patches import Rectangle
 
     return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=0.8)
+
+
+def match_figure(result: dict[str, Any]) -> Figure:
+    """The chance to win a heads-up match for the player to open, per lives state."""
+    n = result["lives"]
+    fig = Figure(figsize=(5.6, 4.8), layout="constrained")
+    ax = fig.subplots()
+    grid = result["win_probability"]
+    image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1)
+    for a in range(n):
+        for b in range(n):
+            ax.text(b, a, f"{grid[a][b] * 100:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(n), [str(b + 1) for b in range(n)])
+    ax.set_yticks(range(n), [str(a + 1) for a in range(n)])
+    ax.set_xlabel("the other player's lives")
+    ax.set_ylabel("lives of the player to open")
+    ax.set_title(f"{result['rules']}: chance to win the match (%)", fontsize=9)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig

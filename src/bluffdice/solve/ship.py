@@ -3,7 +3,9 @@
 Each entry names the game, the rule set, the pass cap (Mia with the pass) and the
 exploitability to reach; the files land in `bluffdice/solve/data/` with an index. The
 figures of the run (iterations, solver seconds, exploitability, value) are saved inside
-each file and printed, and docs/solve.md quotes them.
+each file and printed, and docs/solve.md quotes them. The exploitability and value a file
+records are those of the strategy as stored (rounded and pruned), measured again after
+writing it; the target is met by the stored strategy.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bluffdice.solve.cfr import Solver, run
-from bluffdice.solve.policy import INDEX, Policy, extract, summary
+from bluffdice.solve.cfr import Checkpoint, Solver, run
+from bluffdice.solve.policy import INDEX, Policy, summary
 from bluffdice.solve.problems import problem
+from bluffdice.solve.stored import to_target
 
 
 @dataclass(frozen=True)
@@ -50,24 +54,20 @@ def solve_entry(entry: Entry) -> Policy:
         checkpoints=20,
         on_checkpoint=show,
     )
-    last = history[-1]
-    return Policy(
-        game=prob.game,
-        rules=prob.rules_text,
-        spec=prob.spec_json(),
-        title=prob.title,
-        nodes=extract(prob.public, solver.average_strategy(), prob.key_text),
-        solver={
+
+    def info(hist: list[Checkpoint]) -> dict[str, Any]:
+        return {
             "algorithm": "cfr+",
-            "iterations": last.iterations,
-            "seconds": round(last.seconds, 2),
+            "iterations": hist[-1].iterations,
+            "seconds": round(hist[-1].seconds, 2),
             "target": entry.target,
             "tree": prob.public.describe(),
-        },
-        exploitability=last.exploitability,
-        nash_conv=last.nash_conv,
-        value=last.value,
+        }
+
+    policy, _ = to_target(
+        prob, solver, history, info, entry.target, entry.max_iterations, on_checkpoint=show
     )
+    return policy
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,10 @@ from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
 from bluffdice.games.base import GameState, IllegalAction, visible_to
+from bluffdice.protocol.agent import ProcessAgent
+from bluffdice.protocol.limits import Limits
+from bluffdice.protocol.process import BotFault
+from bluffdice.protocol.specs import bot_command
 from bluffdice.table import Entry, Pending, Refused, Table, tell_agents
 from bluffdice.terminal.base import Presenter
 
@@ -43,7 +47,7 @@ class Seat:
     """A place at the table: a bot, or the person at the keyboard (`bot` is None)."""
 
     name: str
-    bot: Bot | None = None
+    bot: Bot | ProcessAgent | None = None
 
 
 def pick_opponents(game: str, count: int, wanted: Sequence[str], rng: random.Random) -> list[str]:
@@ -87,7 +91,18 @@ def make_seats(
     used = {human.lower()} if human is not None else set()
     for index, spec in enumerate(bots):
         rng = random.Random(f"{seed}:bot:{index}") if seed is not None else random.Random()
-        bot = load_bot(spec, game, rng)
+        command = bot_command(spec, game)
+        bot: Bot | ProcessAgent
+        if command:  # a bot file or program: its own process, its own messages only
+            try:
+                bot = ProcessAgent(command, Limits(), rng.getrandbits(63))
+            except BotFault as fault:
+                raise ValueError(f"bot {spec!r} did not start ({fault.kind}): {fault}") from None
+            if game not in bot.games:
+                bot.close()
+                raise ValueError(f"bot {spec!r} ({bot.name}) does not play {game}")
+        else:
+            bot = load_bot(spec, game, rng)
         seats.append(Seat(unique_name(bot.name.replace("_", " ").title(), used), bot))
     return seats
 
@@ -145,7 +160,11 @@ class Session:
             for listener in listeners:
                 listener(entry)
         self.table.listeners.extend(listeners)
+        programs = [s.bot for s in self.seats if isinstance(s.bot, ProcessAgent)]
         try:
+            for index, seat in enumerate(self.seats):
+                if isinstance(seat.bot, ProcessAgent):
+                    seat.bot.attach(self.table, index)
             while (pending := self.table.pending()) is not None:
                 if self.seats[pending.seat].bot is None:
                     self._human_move(pending)
@@ -169,6 +188,8 @@ class Session:
         finally:
             for listener in listeners:
                 self.table.listeners.remove(listener)
+            for program in programs:
+                program.close()
         final = self.table.state.view(self.human)
         self.show(self.presenter.result(final, self.names))
         return 0
@@ -178,7 +199,10 @@ class Session:
     def _bot_move(self, pending: Pending) -> None:
         seat = self.seats[pending.seat]
         assert seat.bot is not None
-        action = seat.bot.act(pending.view)
+        try:
+            action = seat.bot.act(pending.view)
+        except BotFault as fault:
+            raise SessionError(f"{seat.name} (bot {seat.bot.name}) failed: {fault}") from None
         result = self.table.submit(pending.seat, pending.state_id, action)
         if isinstance(result, Refused):
             raise SessionError(

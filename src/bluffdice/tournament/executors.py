@@ -16,6 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
+from bluffdice.protocol.limits import worker_dies_with
 from bluffdice.tournament.play import GameJob, GameResult, play_chunk
 
 EXECUTORS = ("local", "ray")
@@ -45,7 +46,9 @@ class ProcessExecutor:
     """A pool of local worker processes.
 
     Workers are started by forkserver (or spawn), not fork: the parent runs a progress
-    bar thread, and forking a process that has threads can deadlock.
+    bar thread, and forking a process that has threads can deadlock. Each worker dies
+    with the process that started it (and its bot programs with it), so a tournament
+    killed with SIGKILL leaves nothing running.
     """
 
     def __init__(self, workers: int) -> None:
@@ -57,7 +60,10 @@ class ProcessExecutor:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         with ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_leave_ctrl_c_to_parent
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         ) as pool:
             window: deque[Future[list[GameResult]]] = deque()
             try:
@@ -70,6 +76,12 @@ class ProcessExecutor:
             finally:
                 for future in window:
                     future.cancel()
+
+
+def _start_worker(parent: int) -> None:
+    """A worker ignores Ctrl-C (the parent reports it) and dies with the parent."""
+    _leave_ctrl_c_to_parent()
+    worker_dies_with(parent)
 
 
 def _leave_ctrl_c_to_parent() -> None:

@@ -7,17 +7,29 @@ cluster and back unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import random
-import traceback
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from bluffdice.bots.base import Bot, load_bot
-from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import game_of, parse_rules
-from bluffdice.table import AgentError, Table, run_sync, seeded
+from bluffdice.protocol import pool
+from bluffdice.protocol.bot import ProcessBot
+from bluffdice.protocol.limits import Limits
+from bluffdice.protocol.players import (
+    Fault,
+    LocalPlayer,
+    Player,
+    ProcessPlayer,
+    forfeit,
+    play,
+)
+from bluffdice.protocol.process import BotFault
+from bluffdice.table import Entry, Pending, Refused, Table, seeded
 from bluffdice.tournament.seating import derive_seed
 
 
@@ -33,6 +45,12 @@ class GameJob(msgspec.Struct, frozen=True):
     dice: str = "seeded"
     """"seeded", or "fair": a commit-reveal stream whose server seed comes from the seed,
     so the game can be verified (`bluffdice verify`) and still replayed by seed."""
+    commands: tuple[tuple[str, ...], ...] = ()
+    """The program each seat's bot runs as, () for a bot in this process; empty: all
+    in this process."""
+    limits: Limits = Limits()
+    stop_on_fault: bool = False
+    """Stop the chunk after a game with a fault (`--on-bot-error stop`)."""
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -51,6 +69,8 @@ class GameResult(msgspec.Struct, frozen=True):
     lives: tuple[int, ...]
     score: tuple[int, ...]
     rounds: int
+    faults: tuple[Fault, ...] = ()
+    """Bots that failed in this game (they are ranked last), by seat."""
     fair: Any = None
     """With fair dice: the `FairRecord` (commitment, revealed seeds, digest)."""
 
@@ -66,27 +86,62 @@ def bot_class(spec: str, game: str) -> type[Bot]:
     return _CLASSES[key]
 
 
+class _Unstarted:
+    """A seat whose bot program did not start: it fails at the first message."""
+
+    def __init__(self, fault: BotFault) -> None:
+        self.fault = fault
+
+    def begin(self, table: Table, seat: int, seed: int) -> None:
+        raise self.fault
+
+    def see(self, table: Table, entry: Entry, seat: int) -> None:
+        return None
+
+    def choose(self, table: Table, pending: Pending) -> tuple[int, object]:
+        raise self.fault
+
+    def refused(self, refusal: Refused) -> None:
+        return None
+
+
 def play_game(job: GameJob, rules_text: str) -> GameResult:
     """Play one game; the same job gives the same result in any process."""
     rules = parse_rules(rules_text)
     spec = game_of(rules)
     players = len(job.bots)
-    agents = [
-        bot_class(bot, spec.name)(random.Random(derive_seed(job.seed, "seat", seat)))
-        for seat, bot in enumerate(job.bots)
-    ]
+    commands = job.commands or ((),) * players
+    seeds = [derive_seed(job.seed, "seat", seat) for seat in range(players)]
+    seated: list[Player] = []
+    programs: list[ProcessBot] = []
+    for seat, bot in enumerate(job.bots):
+        if not commands[seat]:
+            seated.append(LocalPlayer(bot_class(bot, spec.name)(random.Random(seeds[seat]))))
+            continue
+        try:
+            program = pool.acquire(commands[seat], job.limits)
+        except BotFault as fault:
+            seated.append(_Unstarted(fault))
+            continue
+        programs.append(program)
+        seated.append(ProcessPlayer(program))
+    limits = [job.limits.move_time if command else None for command in commands]
     dice_seed = derive_seed(job.seed, "dice")
     fair = None
     if job.dice == "fair":
         from bluffdice.table.fair import FairDice, server_seed_from
 
         fair = FairDice(server_seed_from(dice_seed))
-    table = Table(rules, players, dice=fair if fair is not None else seeded(dice_seed))
+    dice = fair if fair is not None else seeded(dice_seed)
+    table = Table(rules, players, dice=dice, limits=limits)
     try:
-        outcome = run_sync(table, agents)
-    except Exception as exc:  # a bot's mistake: name the bot and the game, not a traceback
-        raise _bot_failed(job, table, exc) from None
-    assert outcome is not None
+        faults = play(table, seated, seeds)
+    finally:
+        for program in programs:
+            pool.release(program)
+    played = table.outcome()
+    assert played is not None
+    outcome = forfeit(played, [f.seat for f in faults], rules.scoring().count_losses)
     return GameResult(
         index=job.index,
         seed=job.seed,
@@ -100,26 +155,22 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         lives=outcome.left,
         score=outcome.score,
         rounds=outcome.rounds,
+        faults=tuple(faults),
         fair=fair.fair_record(table.record) if fair is not None else None,
     )
 
 
-def _bot_failed(job: GameJob, table: Table, exc: Exception) -> BluffdiceError:
-    seat = exc.seat if isinstance(exc, AgentError) else table.state.current_player
-    who = f"bot {job.bots[seat]!r} (seat {seat})" if 0 <= seat < len(job.bots) else "a bot"
-    where = ""
-    frames = traceback.extract_tb(exc.__traceback__)
-    if frames and not isinstance(exc, BluffdiceError | AgentError):
-        where = f" at {frames[-1].filename}:{frames[-1].lineno}"
-    what = (
-        str(exc) if isinstance(exc, BluffdiceError | AgentError) else f"{type(exc).__name__}: {exc}"
-    )
-    return BluffdiceError(
-        f"{who} failed in game {job.index} (seed {job.seed}) after {len(table.log)} "
-        f"steps{where}: {what}"
-    )
-
-
 def play_chunk(jobs: Sequence[GameJob], rules_text: str) -> list[GameResult]:
-    """A batch of games for one worker call (fewer round trips than one game per call)."""
-    return [play_game(job, rules_text) for job in jobs]
+    """A batch of games for one worker call (fewer round trips than one game per call).
+
+    What a bot in this process prints goes to standard error, never to the standard
+    output a `--json` reader parses. Under `stop_on_fault` the batch ends with the
+    first game that had a fault.
+    """
+    results: list[GameResult] = []
+    with contextlib.redirect_stdout(sys.stderr):
+        for job in jobs:
+            results.append(play_game(job, rules_text))
+            if job.stop_on_fault and results[-1].faults:
+                break
+    return results

@@ -13,12 +13,22 @@ from dataclasses import dataclass
 from bluffdice.bots.base import Bot, load_bot
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import GameSpec, game_of, parse_rules, rules_string
+from bluffdice.protocol import pool
+from bluffdice.protocol.bot import ProcessBot
+from bluffdice.protocol.limits import Limits
+from bluffdice.protocol.process import BotFault
+from bluffdice.protocol.specs import bot_command
 from bluffdice.tournament.executors import Executor, SerialExecutor
 from bluffdice.tournament.play import GameJob, GameResult
 from bluffdice.tournament.seating import game_seed, lineup
 from bluffdice.tournament.stats import Standings
 
 MAX_GAMES = 10_000_000
+ON_BOT_ERROR = ("forfeit", "stop")
+
+
+class BotStopped(BluffdiceError):
+    """A bot failed under `--on-bot-error stop`; the games before it were counted."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,12 @@ class TournamentConfig:
     seed: int
     dice: str = "seeded"
     """"seeded" or "fair" (every game's dice verifiable; see `GameJob.dice`)."""
+    commands: tuple[tuple[str, ...], ...] = ()
+    """The program each bot runs as, in the order of `bots`; () plays in this process."""
+    limits: Limits = Limits()
+    on_error: str = "forfeit"
+    """forfeit: a failing bot loses that game and the tournament goes on; stop: the
+    tournament stops at the first fault."""
 
     @property
     def game(self) -> str:
@@ -53,6 +69,9 @@ def make_config(
     seed: int,
     seats: int | None = None,
     dice: str = "seeded",
+    limits: Limits | None = None,
+    trust: bool = False,
+    on_error: str = "forfeit",
 ) -> TournamentConfig:
     """Check everything a user typed before a single game is played.
 
@@ -68,7 +87,17 @@ def make_config(
         raise BluffdiceError("name at least one bot (--bots random,honest)")
     if not 1 <= games <= MAX_GAMES:
         raise BluffdiceError(f"--games must be between 1 and {MAX_GAMES}, not {games}")
-    names = _names(specs, spec.name)
+    if on_error not in ON_BOT_ERROR:
+        raise BluffdiceError(
+            f"--on-bot-error is one of {', '.join(ON_BOT_ERROR)}, not {on_error!r}"
+        )
+    limits = limits or Limits()
+    if not 0 < limits.move_time <= 3600:
+        raise BluffdiceError(
+            f"--move-time must be above 0 and at most 3600 s, not {limits.move_time}"
+        )
+    commands = tuple(bot_command(b, spec.name, trust) for b in specs)
+    names = _names(specs, commands, spec.name, limits)
     if seats is None:
         seats = min(len(specs), spec.max_players)
     if not spec.min_players <= seats <= spec.max_players:
@@ -88,21 +117,45 @@ def make_config(
         games=games,
         seed=seed,
         dice=dice,
+        commands=commands if any(commands) else (),
+        limits=limits,
+        on_error=on_error,
     )
 
 
-def _names(specs: tuple[str, ...], game: str) -> tuple[str, ...]:
-    """Load each bot once (errors surface here) and give each a unique display name."""
+def _names(
+    specs: tuple[str, ...], commands: tuple[tuple[str, ...], ...], game: str, limits: Limits
+) -> tuple[str, ...]:
+    """Load each bot once (errors surface here) and give each a unique display name.
+    A bot program is started once to hear its hello: its name and games."""
     names: list[str] = []
-    for spec in specs:
-        bot = load_bot(spec, game)
-        base = bot.name if bot.name != Bot.name else spec
+    for spec, command in zip(specs, commands, strict=True):
+        if command:
+            base = _program_name(spec, command, game, limits)
+        else:
+            bot = load_bot(spec, game)
+            base = bot.name if bot.name != Bot.name else spec
         name, n = base, 1
         while name in names:
             n += 1
             name = f"{base}#{n}"
         names.append(name)
     return tuple(names)
+
+
+def _program_name(spec: str, command: tuple[str, ...], game: str, limits: Limits) -> str:
+    try:
+        program = ProcessBot(command, limits)
+    except BotFault as fault:
+        raise BluffdiceError(f"bot {spec!r} did not start ({fault.kind}): {fault}") from None
+    if game not in program.games:
+        program.close()
+        raise BluffdiceError(
+            f"bot {spec!r} ({program.name}) plays {', '.join(program.games) or 'no game'}, "
+            f"not {game}"
+        )
+    pool.release(program)  # the first games played in this process reuse it
+    return program.name
 
 
 def plan(config: TournamentConfig) -> list[GameJob]:
@@ -118,6 +171,9 @@ def job(config: TournamentConfig, index: int) -> GameJob:
         entrants=seated,
         bots=tuple(config.bots[b] for b in seated),
         dice=config.dice,
+        commands=tuple(config.commands[b] for b in seated) if config.commands else (),
+        limits=config.limits,
+        stop_on_fault=config.on_error == "stop",
     )
 
 
@@ -150,13 +206,19 @@ def run_tournament(
     on_results: Callable[[list[GameResult], Standings], None] | None = None,
 ) -> Standings:
     """Play every game and count it in order; `on_results` sees each chunk once counted
-    (the store writes it, the progress bar advances)."""
+    (the store writes it, the progress bar advances). Under `on_error="stop"` the first
+    fault raises BotStopped once the games before it (and its own) are counted."""
     executor = executor or SerialExecutor()
     standings = standings_for(config)
     size = chunk_size(config.games, workers)
-    for results in executor.run(chunks(config, size), config.rules):
-        for result in results:
-            standings.add(result, tuple(config.names[b] for b in result.entrants))
-        if on_results is not None:
-            on_results(results, standings)
+    try:
+        for results in executor.run(chunks(config, size), config.rules):
+            for result in results:
+                standings.add(result, tuple(config.names[b] for b in result.entrants))
+            if on_results is not None:
+                on_results(results, standings)
+            if config.on_error == "stop" and standings.fault_log:
+                raise BotStopped(standings.fault_log[0].describe())
+    finally:
+        pool.close_all()
     return standings

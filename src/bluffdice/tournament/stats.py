@@ -52,6 +52,29 @@ class BotLine(msgspec.Struct):
     sigma: float
     ordinal: float
     """mu - 3 sigma: openskill's conservative skill estimate, used to sort the table."""
+    faults: int = 0
+    """Games this bot forfeited by failing (timeout, crash, exit, garbage, illegal move)."""
+
+
+class FaultLine(msgspec.Struct, frozen=True):
+    """One bot failure, with what it takes to replay the game it happened in."""
+
+    bot: str
+    game: int
+    seed: int
+    seat: int
+    kind: str
+    message: str
+
+    def describe(self) -> str:
+        return (
+            f"bot {self.bot} failed in game {self.game} (seed {self.seed}, seat {self.seat}): "
+            f"{self.kind}: {self.message}"
+        )
+
+
+MAX_FAULT_LINES = 1000
+"""Fault lines kept for the results (the counts per bot are always complete)."""
 
 
 @dataclass
@@ -61,6 +84,7 @@ class _Tally:
     losses: int = 0
     lives: int = 0
     score: int = 0
+    faults: int = 0
 
 
 @dataclass
@@ -77,6 +101,8 @@ class Standings:
     """tau 0: a bot's skill does not drift between games (openskill's default tau is made
     for people who improve), so sigma shrinks with the evidence and mu settles."""
     games: int = 0
+    fault_log: list[FaultLine] = field(default_factory=list)
+    faults: int = 0
     _tallies: dict[str, _Tally] = field(default_factory=dict)
     _ratings: dict[str, Any] = field(default_factory=dict)
 
@@ -95,6 +121,20 @@ class Standings:
             tally.losses += seat in result.losers
             tally.lives += result.lives[seat]
             tally.score += result.score[seat]
+        for fault in result.faults:
+            self._tallies[names[fault.seat]].faults += 1
+            self.faults += 1
+            if len(self.fault_log) < MAX_FAULT_LINES:
+                self.fault_log.append(
+                    FaultLine(
+                        bot=names[fault.seat],
+                        game=result.index,
+                        seed=result.seed,
+                        seat=fault.seat,
+                        kind=fault.kind,
+                        message=fault.message,
+                    )
+                )
         teams = [[self._ratings[name]] for name in names]
         ranks = [place + 1 for place in result.places]
         for name, [rating] in zip(names, self.model.rate(teams, ranks=ranks), strict=True):
@@ -132,5 +172,6 @@ class Standings:
                 mu=float(rating.mu),
                 sigma=float(rating.sigma),
                 ordinal=float(rating.ordinal()),
+                faults=tally.faults,
             )
         return dict(sorted(out.items(), key=lambda item: -item[1].ordinal))

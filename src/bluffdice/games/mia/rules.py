@@ -42,6 +42,13 @@ class MiaRules:
         "value, and takes over the responsibility for it",
         key="pass",
     )
+    pass_limit: int = option(
+        0,
+        "at most this many passes in a row between two rolls; after them the receiver must "
+        "believe (roll) or challenge. 0: no limit",
+        minimum=0,
+        maximum=99,
+    )
     relaxed_raise: bool = option(
         False, "an announcement after a roll need only equal the last one; forbids the pass"
     )

@@ -172,7 +172,7 @@ class MiaState(TableState, frozen=True):
         if phase == "hold":
             key: tuple[Any, ...] = (phase, self.looked, self.dice == JOKER, self.announced)
         elif phase == "respond":
-            key = (phase, self.announced)
+            key = (phase, self.announced, self._pass_limit_reached())
         elif phase in ("open", "mia"):
             key = (phase,)
         else:
@@ -199,7 +199,7 @@ class MiaState(TableState, frozen=True):
             return actions
         if self.phase == "respond":
             actions = [Challenge(), Roll()]
-            if rules.pass_allowed:
+            if rules.pass_allowed and not self._pass_limit_reached():
                 actions.extend(Pass(v) for v in ranking.at_least[self.announced])
             return actions
         if self.phase == "mia":
@@ -608,6 +608,18 @@ class MiaState(TableState, frozen=True):
         losers = tuple(p for p in range(n) if key[p] == worst and best != worst)
         return GameOver(winners=winners, losers=losers, standings=standings)
 
+    def _pass_limit_reached(self) -> bool:
+        """Whether the passes since the last roll's announcement are at `pass_limit`."""
+        limit: int = self.rules.pass_limit
+        if limit <= 0:
+            return False
+        passes = 0
+        for call in reversed(self.calls):
+            if call.kind != "pass":
+                break
+            passes += 1
+        return passes >= limit
+
     def _why_illegal(self, action: Action) -> str:
         """A sentence saying why `action` is refused here and what would be accepted."""
         rules: MiaRules = self.rules
@@ -635,6 +647,11 @@ class MiaState(TableState, frozen=True):
         if isinstance(action, Pass):
             if not rules.pass_allowed:
                 return "passing is off in these rules: challenge or roll"
+            if phase == "respond" and self._pass_limit_reached():
+                return (
+                    f"{rules.pass_limit} passes in a row is the limit in these rules: "
+                    "challenge or roll"
+                )
             if phase == "respond":
                 return f"a pass must announce the same value as {self.announced} or a higher one"
             if phase == "hold":

@@ -1,0 +1,158 @@
+"""How strong is a Mia bot: full tables of every built-in bot, and heads-up matches.
+
+    .venv/bin/python benchmarks/strength_mia.py --games 10000 --workers 2   # the record
+    .venv/bin/python benchmarks/strength_mia.py --games 1000 --part tables   # a quick look
+
+Tables: `bluffdice tournament --rules classic --seats N --games G --seed S` with every
+built-in Mia bot (line-ups rotate fairly), for N = 3, 4 and 6. The bot under test
+(`--bot`, default `shark`) meets its target at a table when it has the highest win rate
+and its 95 % Wilson interval lies above the second best's.
+
+Heads-up: `bluffdice tournament --rules classic --bots BOT,OTHER --games G --seed S`
+against every other built-in bot (two seats, each bot in each seat equally often). The
+target is at least half of the games; the verdict says whether the 95 % interval lies
+above 50 % ("beats"), contains it ("even") or lies below ("LOSES").
+
+Every tournament command is printed with its table, so each figure can be reproduced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bluffdice.bots.base import available_bots
+
+CLI = str(Path(sys.executable).with_name("bluffdice"))
+RULES = "classic"
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def tournament(args: list[str], console: Console) -> dict:
+    cmd = [CLI, "tournament", "--rules", RULES, *args, "--no-store", "--json"]
+    shown = " ".join(["bluffdice", *cmd[1:]])
+    console.print(f"[dim]$ {shown}[/]")
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def table_part(bot: str, seats: int, games: int, seed: int, workers: int, console: Console) -> bool:
+    doc = tournament(
+        [
+            "--seats",
+            str(seats),
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--workers",
+            str(workers),
+        ],
+        console,
+    )
+    rows = []
+    for name, b in doc["bots"].items():
+        low, high = wilson(b["wins"], b["games"])
+        rows.append((b["wins"] / b["games"], name, b["games"], b["wins"], low, high))
+    rows.sort(reverse=True)
+    table = Table(title=f"classic, {seats} players, {games:,} games, seed {seed}")
+    for col in ("bot", "games", "wins", "win %", "95 % CI"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for rate, name, n, wins, low, high in rows:
+        style = "bold" if name == bot else None
+        table.add_row(
+            name,
+            f"{n:,}",
+            f"{wins:,}",
+            f"{rate * 100:.1f}",
+            f"{low * 100:.1f}-{high * 100:.1f}",
+            style=style,
+        )
+    console.print(table)
+    first, second = rows[0], rows[1]
+    met = first[1] == bot and first[4] > second[5]
+    console.print(
+        f"{bot} {'meets' if met else 'does NOT meet'} the target at {seats} players "
+        f"(best: {first[1]} {first[0] * 100:.1f} %, interval low {first[4] * 100:.1f}; "
+        f"second: {second[1]} {second[0] * 100:.1f} %, interval high {second[5] * 100:.1f})"
+    )
+    return met
+
+
+def heads_up_part(bot: str, games: int, seed: int, workers: int, console: Console) -> bool:
+    table = Table(title=f"{bot} heads-up, classic, {games:,} games per match, seed {seed}")
+    for col in ("opponent", f"{bot} wins", "opp. wins", f"{bot} %", "95 % CI", "verdict"):
+        table.add_column(col, justify="left" if col in ("opponent", "verdict") else "right")
+    ok = True
+    for other in available_bots("mia"):
+        if other == bot:
+            continue
+        doc = tournament(
+            [
+                "--bots",
+                f"{bot},{other}",
+                "--games",
+                str(games),
+                "--seed",
+                str(seed),
+                "--workers",
+                str(workers),
+            ],
+            console,
+        )
+        wins, n = doc["bots"][bot]["wins"], doc["tournament"]["games"]
+        low, high = wilson(wins, n)
+        verdict = "beats" if low > 0.5 else "LOSES" if high < 0.5 else "even"
+        ok = ok and wins * 2 >= n
+        table.add_row(
+            other,
+            f"{wins:,}",
+            f"{n - wins:,}",
+            f"{wins / n * 100:.1f}",
+            f"{low * 100:.1f}-{high * 100:.1f}",
+            verdict,
+        )
+    console.print(table)
+    console.print(
+        f"{bot} {'wins' if ok else 'does NOT win'} at least half of its heads-up games "
+        "against every other bot"
+    )
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="shark")
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--part", choices=("all", "tables", "heads-up"), default="all")
+    parser.add_argument("--seats", default="3,4,6")
+    args = parser.parse_args(argv)
+    console = Console(width=None if sys.stdout.isatty() else 110)
+    ok = True
+    if args.part in ("all", "tables"):
+        for seats in (int(s) for s in args.seats.split(",")):
+            ok = table_part(args.bot, seats, args.games, args.seed, args.workers, console) and ok
+    if args.part in ("all", "heads-up"):
+        ok = heads_up_part(args.bot, args.games, args.seed, args.workers, console) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

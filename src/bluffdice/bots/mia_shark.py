@@ -1,0 +1,149 @@
+"""`shark`: reads each opponent at a full table, plays the solved equilibrium heads-up.
+
+A Mia game at a table of three or more is decided in two phases.
+
+While three or more players are alive, what matters is reading the others. `shark`
+answers announcements as `adaptive` does (the exact odds, corrected per opponent by how
+often their claims proved lies and how often they challenge). Its own announcements go
+further: it learns, for each opponent, how often they challenge a claim as a function of
+how doubtful the claim looks by the plain odds (the `odds` bot's margin between
+challenging and believing, in five bands), and when its roll falls short it lies with the
+value the next player is least likely to challenge, instead of the smallest lie (among lies as
+safe, the highest: the next player has more to beat). A roll that is good enough is
+announced as it is. It also prices believing a claim by those reads: rolling costs the
+chance the roll falls short times the chance the next player challenges the safest lie.
+
+Once two players are left the game is a heads-up match, where the equilibrium of the
+solved round (`bluffdice solve`, the `cfr` bot's policy) cannot be exploited and wins
+most rounds against every heuristic bot: `shark` switches to it. Heads-up from the start
+it plays the equilibrium throughout. Rule sets the solver does not take stay with the
+full-table play throughout.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from typing import Any
+
+from bluffdice.bots.base import register_bot
+from bluffdice.bots.cfr import CfrBot
+from bluffdice.bots.mia_odds import AdaptiveBot, ClaimModel, _next_alive, claim_model, current_claim
+from bluffdice.games.mia import MiaView
+from bluffdice.games.mia.values import MIA
+
+BANDS = (-0.3, -0.1, 0.0, 0.15)
+"""Edges of the doubt bands: the `odds` margin (challenge minus believe cost, negated)."""
+
+PRIOR_WEIGHT = 2.0
+"""Pseudo-answers behind each band's prior: the `odds` bot's own verdict there."""
+
+
+def doubt(model: ClaimModel, previous: int | None, value: int) -> float:
+    """How much more a plain-odds receiver expects to lose by believing `value` (said
+    after `previous`) than by challenging it: above 0, the `odds` bot challenges."""
+    p_true = model.p_true(previous, value, value, 0.0, 1)
+    return model.believe[value] - p_true * model.fail_cost[value]
+
+
+def band(margin: float) -> int:
+    return bisect_left(BANDS, margin)
+
+
+@register_bot
+class SharkBot(AdaptiveBot):
+    """Per-opponent challenge reading at a full table; the solved round heads-up."""
+
+    name = "shark"
+    description = "reads each opponent at a full table; plays the solved equilibrium heads-up"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__(rng)
+        self.heads_up = CfrBot(self.rng)
+        # player -> per band [challenges, answers], the last for Mia (looks, answers)
+        self.reads: dict[int, list[list[float]]] = {}
+
+    def act(self, view: MiaView) -> Any:
+        alive = sum(1 for gone in view.out if not gone)
+        if alive == 2:
+            return self.heads_up.act(view)
+        return super().act(view)
+
+    # --- announcing ----------------------------------------------------------------
+
+    def challenge_chance(self, player: int, margin: float) -> float:
+        b = band(margin)
+        challenges, answers = self._read(player)[b]
+        prior = 0.9 if margin > 0 else 0.1
+        return (challenges + prior * PRIOR_WEIGHT) / (answers + PRIOR_WEIGHT)
+
+    def lie_risk(self, model: ClaimModel, player: int, previous: int | None) -> float:
+        """The chance `player` challenges the least doubtful lie above `previous`."""
+        lies = [
+            v for v in model.worst_first if previous is None or model.rank[v] > model.rank[previous]
+        ]
+        plain = [v for v in lies if v != MIA]
+        if not plain:
+            return self.mia_look_chance(player) if lies else 1.0
+        return min(self.challenge_chance(player, doubt(model, previous, v)) for v in plain)
+
+    def mia_look_chance(self, player: int) -> float:
+        looks, answers = self._read(player)[-1]
+        return (looks + 0.5 * PRIOR_WEIGHT) / (answers + PRIOR_WEIGHT)
+
+    def believe_cost(self, view: MiaView, model: ClaimModel, announced: int) -> float:
+        """Expected lives lost by rolling to beat `announced`: a roll that beats it is
+        announced and passes the cup on; one that falls short is a lie the next player
+        challenges as often as they have been seen to."""
+        floor = model.rank[announced]
+        short = sum(p for d, p in model.dist.items() if model.rank[d] <= floor)
+        return short * self.lie_risk(model, _next_alive(view), announced)
+
+    def answer(self, view: MiaView) -> Any:
+        from bluffdice.games.mia import Challenge, GiveUp, Pass, Roll
+
+        legal = view.legal_actions
+        if view.players < 3 or GiveUp() in legal or Roll() not in legal:
+            return super().answer(view)
+        model = claim_model(view.rules)
+        announced = view.announced
+        assert announced is not None
+        p_true = self.truth_chance(view, model)
+        costs: dict[Any, float] = {
+            Challenge(): p_true * model.fail_cost[announced],
+            Roll(): self.believe_cost(view, model, announced),
+        }
+        nxt = _next_alive(view)
+        if Pass(announced) in legal and sum(1 for c in view.calls if c.player == view.player) == 0:
+            costs[Pass(announced)] = (1.0 - p_true) * self.challenge_rate(nxt) + 1e-9
+        return min(costs, key=lambda a: costs[a])
+
+    def announce(self, view: MiaView, values: list[int]) -> int:
+        assert view.my_dice is not None
+        if view.my_dice in values or view.players < 3:
+            return super().announce(view, values)
+        model = claim_model(view.rules)
+        previous = view.announced
+        nxt = _next_alive(view)
+        lies = [v for v in values if v != MIA] or values
+        chance = {v: self.challenge_chance(nxt, doubt(model, previous, v)) for v in lies}
+        return min(lies, key=lambda v: chance[v] - 1e-9 * model.rank[v])
+
+    # --- learning how each opponent answers -----------------------------------------
+
+    def _read(self, player: int) -> list[list[float]]:
+        return self.reads.setdefault(player, [[0.0, 0.0] for _ in range(len(BANDS) + 2)])
+
+    def _answered(self, player: int, challenged: bool) -> None:
+        if self._awaiting is not None and player != self._awaiting and self._rules is not None:
+            claim = current_claim(self._calls)
+            if claim is not None:
+                model = claim_model(self._rules)
+                reads = self._read(player)
+                if claim.current == MIA:
+                    row = reads[-1]
+                else:
+                    row = reads[band(doubt(model, claim.previous, claim.current))]
+                row[0] += challenged
+                row[1] += 1
+        super()._answered(player, challenged)

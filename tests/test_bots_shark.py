@@ -1,0 +1,95 @@
+"""`shark`: legal at every table size, the solved round once heads-up, and lies chosen by
+how often the next player has been seen to challenge."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from bluffdice.bots import available_bots, load_bot
+from bluffdice.bots.mia_odds import claim_model
+from bluffdice.bots.mia_shark import BANDS, SharkBot, band, doubt
+from bluffdice.games.mia import Announce, MiaView
+from bluffdice.games.mia.actions import Announced
+from tests.conftest import script
+from tests.test_bots_mia import _challenge_and_reveal, _round, spied_games
+
+
+def test_shark_is_registered_and_plays_legal_games_at_every_table_size() -> None:
+    assert "shark" in available_bots("mia")
+    for players, others in ((2, ["adaptive"]), (3, ["odds", "liar"]), (6, ["random"] * 5)):
+        spies = spied_games("classic(lives=2)", ["shark", *others], games=3, seed=players)
+        assert spies[0].moves
+
+
+def test_with_two_players_left_shark_plays_the_solved_round() -> None:
+    bot = SharkBot(random.Random(0))
+    game = script("classic", 4, ["first 0", "roll", "dice 52", "look", "52"])
+    view = game.state.view(1)
+    bot.act(view)
+    assert bot.heads_up.policy_moves == 0  # four alive: the full-table play
+    two_left = msgspec.structs.replace(game.state, out=(True, False, True, False))
+    bot.act(two_left.view(1))
+    assert bot.heads_up.policy_moves == 1
+
+
+def _must_lie() -> MiaView:
+    # Player 0 announced 62; player 1 believed, rolled 31 and must lie above 62.
+    game = script("classic", 3, ["first 0", "roll", "dice 52", "look", "62", "roll", "dice 31"])
+    game.step(game.state.legal_actions()[0])  # look
+    return game.state.view(1)
+
+
+def test_a_lie_goes_where_the_next_player_challenges_least() -> None:
+    view = _must_lie()
+    model = claim_model(view.rules)
+    lies = [a.value for a in view.legal_actions if isinstance(a, Announce)]
+    bands = {v: band(doubt(model, 62, v)) for v in lies if v != 21}
+    assert len(set(bands.values())) > 1  # the lies look more or less doubtful
+    smallest = lies[0]
+    for feared in (True, False):
+        bot = SharkBot(random.Random(0))
+        reads = bot._read(2)
+        for b in range(len(BANDS) + 1):
+            # Seen 40 times per band: always challenges the smallest lie's band (or never).
+            hit = (b == bands[smallest]) == feared
+            reads[b] = [40.0 if hit else 0.0, 40.0]
+        choice = bot.act(view)
+        assert isinstance(choice, Announce)
+        if feared:
+            assert bands[choice.value] != bands[smallest]
+        else:  # among lies as safe, the highest: the next player has more to beat
+            assert bands[choice.value] == bands[smallest]
+            assert choice.value == max(v for v in bands if bands[v] == bands[smallest])
+
+
+def test_shark_counts_challenges_per_band_of_doubt() -> None:
+    bot = SharkBot(random.Random(0))
+    view = _must_lie()
+    bot.act(view)  # the first view tells the bot its rules
+    model = claim_model(view.rules)
+    b = band(doubt(model, 31, 65))
+    for number in range(2, 5):
+        bot.observe([_round(number)])
+        bot.observe([Announced(player=0, value=31), Announced(player=1, value=65)])
+        bot.observe(_challenge_and_reveal(2, 1, 65, 43))
+    assert bot._read(2)[b] == [3.0, 3.0]
+    margin = doubt(model, 31, 65)
+    prior = 0.9 if margin > 0 else 0.1  # the odds bot's verdict, worth two answers
+    assert bot.challenge_chance(2, margin) == pytest.approx((3 + 2 * prior) / (3 + 2))
+    # Believed claims count as answers without a challenge.
+    bot.observe([_round(5), Announced(player=0, value=31), Announced(player=1, value=65)])
+    bot.observe([Announced(player=2, value=66)])
+    assert bot._read(2)[b] == [3.0, 4.0]
+
+
+def test_shark_is_seeded_like_every_bot() -> None:
+    games: list[Any] = []
+    for _ in range(2):
+        spies = spied_games("classic(lives=2)", ["shark", "adaptive", "odds"], games=2, seed=5)
+        games.append([str(a) for _, a in spies[0].moves])
+    assert games[0] == games[1]
+    assert load_bot("shark", "mia", random.Random(1)).name == "shark"
