@@ -53,7 +53,8 @@ class MiaRater(Rater):
             self.models[f"equilibrium {self.policy_name}"] = (
                 f"{self.policy.title}; solved by CFR+ with exploitability "
                 f"{self.policy.exploitability:.2g} (NashConv/2: what a best-responding "
-                "opponent gains per round, averaged over the two seats); used only while two players are left; it plays each round "
+                "opponent gains per round, averaged over the two seats); used only while "
+                "two players are left; it plays each round "
                 "to win it, so it weighs a round lost to Mia like any other, where the odds "
                 "model counts the lives"
             )
