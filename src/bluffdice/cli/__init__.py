@@ -14,6 +14,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     review,
     rules,
     schema,
+    serve,
     simulate,
     solve,
     tournament,

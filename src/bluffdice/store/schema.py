@@ -12,7 +12,9 @@ Versions:
    options that differed from the defaults of the time.
 2. `bluffdice_schema` (this version and who wrote it); `bluffdice_version` on tournaments
    and games; rules written with every option (defaults of version 1 filled in).
-3. `person_seat` on games: the seat a person played (`bluffdice play`), None for games
+3. `web_tables` and `web_steps`: the tables played in the browser (`bluffdice serve`,
+   `bluffdice.store.tables`), one row per table and one per step.
+4. `person_seat` on games: the seat a person played (`bluffdice play`), None for games
    of bots only, so `bluffdice review last` finds the person's last game.
 """
 
@@ -20,15 +22,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, inspect, select, text
+from sqlalchemy import (
+    JSON,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.orm import Session
 
 from bluffdice import __version__
 from bluffdice.games.base import BluffdiceError
+from bluffdice.store import tables as _web_tables  # noqa: F401  (its rows join Base)
 from bluffdice.store.errors import StoreError
 from bluffdice.store.models import Base, SchemaRow
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 V1_DEFAULTS = {
     "mia": (
@@ -137,8 +156,41 @@ def _v1_full_rules(game: str, rules: str) -> str:
 
 
 def _v2_to_v3(connection: Connection) -> None:
+    """The browser tables, as version 3 defined them (frozen here, not today's models)."""
+    meta = MetaData()
+    Table(
+        "web_tables",
+        meta,
+        Column("id", String(32), primary_key=True),
+        Column("created", DateTime, nullable=False),
+        Column("game", String(40), nullable=False),
+        Column("rules", Text, nullable=False),
+        Column("players", Integer, nullable=False),
+        Column("limit", Float, nullable=True),
+        Column("status", String(16), nullable=False),
+        Column("seats", JSON, nullable=False),
+        Column("rematch", String(32), nullable=True),
+        Column("result", JSON, nullable=True),
+    )
+    Table(
+        "web_steps",
+        meta,
+        Column(
+            "table_id",
+            String(32),
+            ForeignKey("web_tables.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        Column("n", Integer, primary_key=True),
+        Column("actor", Integer, nullable=False),
+        Column("text", Text, nullable=False),
+    )
+    meta.create_all(connection)
+
+
+def _v3_to_v4(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE games ADD COLUMN person_seat INTEGER"))
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """STEPS[n] turns a version-n store into a version n+1 store."""

@@ -1,0 +1,227 @@
+"""The web application: lobby API, the table websocket, replays and the static page.
+
+Routes: `/`, `/t/{id}` and `/replay/{id}` serve the one page (it reads its path);
+`/api/...` is JSON for the lobby and replays; `/ws/{id}` is a table's websocket. The
+first websocket message is `{"type": "hello", "token": ...}` (the token is sent as a
+message, not in the URL, so it never lands in an access log); without a token (or with
+a wrong one) the connection watches as a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import gc
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from bluffdice.bots import available_bots
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.registry import games, parse_rules
+from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
+from bluffdice.store.tables import TableStore
+
+STATIC = Path(__file__).parent / "static"
+HELLO_SECONDS = 10.0
+
+
+class MsgspecResponse(Response):
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return msgspec.json.encode(content)
+
+
+def error(text: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+def create_app(
+    store: TableStore | None,
+    hall: Hall | None = None,
+    origins: Sequence[str] = (),
+) -> Starlette:
+    """The server for one hall. `origins` are extra allowed websocket origins (besides the
+    page's own host), e.g. a reverse proxy's public address."""
+    hall = hall if hall is not None else Hall(store)
+    allowed = {o.rstrip("/").lower() for o in origins}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hall.resume()
+        gc.freeze()  # what startup made lives on: later collections need not scan it
+        yield
+        hall.close()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def api_games(request: Request) -> Response:
+        from bluffdice.cli.rules import game_entry, ruleset_entry
+
+        listing = []
+        for spec in games():
+            entry = game_entry(spec)
+            entry["options"] = ruleset_entry(spec.default_rules())["options"]
+            entry["bots"] = [
+                {"name": name, "description": cls.description}
+                for name, cls in available_bots(spec.name).items()
+            ]
+            listing.append(entry)
+        return MsgspecResponse({"games": listing})
+
+    async def api_rules(request: Request) -> Response:
+        from bluffdice.cli.rules import ruleset_entry
+
+        try:
+            return MsgspecResponse(
+                ruleset_entry(parse_rules(request.query_params.get("rules", "")))
+            )
+        except BluffdiceError as exc:
+            return error(str(exc))
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return MsgspecResponse(hall.listing())
+        body = await _json(request)
+        try:
+            return MsgspecResponse(hall.create(body))
+        except HallError as exc:
+            return error(str(exc))
+
+    async def api_table(request: Request) -> Response:
+        try:
+            return MsgspecResponse(hall.get(request.path_params["id"]).info())
+        except HallError as exc:
+            return error(str(exc), 404)
+
+    async def api_join(request: Request) -> Response:
+        body = await _json(request)
+        try:
+            live = hall.get(request.path_params["id"])
+            seat = body.get("seat") if isinstance(body, dict) else None
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise HallError("a seat is a number")
+            name = body.get("name") if isinstance(body, dict) else None
+            number, token = live.claim(name, seat)
+        except HallError as exc:
+            return error(str(exc))
+        return MsgspecResponse({"id": live.id, "seat": number, "token": token})
+
+    async def api_replay(request: Request) -> Response:
+        try:
+            return MsgspecResponse(hall.replay(request.path_params["id"]))
+        except HallError as exc:
+            return error(str(exc), 404)
+
+    def origin_ok(websocket: WebSocket) -> bool:
+        """Browsers send Origin; it must be this server (or a configured origin). Programs
+        that send none are let in: they hold no one's cookies, only their own token."""
+        origin = websocket.headers.get("origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in allowed:
+            return True
+        host = websocket.headers.get("host", "").lower()
+        return urlsplit(origin).netloc == host
+
+    async def table_socket(websocket: WebSocket) -> None:
+        if not origin_ok(websocket):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        live = hall.find(websocket.path_params["id"])
+        if live is None:
+            await websocket.send_text(
+                '{"type":"error","code":"no_table","reason":"no such table","v":1}'
+            )
+            await websocket.close(code=4404)
+            return
+        try:
+            token = await asyncio.wait_for(_hello(websocket), HELLO_SECONDS)
+        except (TimeoutError, WebSocketDisconnect):
+            await websocket.close(code=1008)
+            return
+        connection = Connection(live.seat_of(token))
+        live.connect(connection)
+        reader = asyncio.create_task(_read(websocket, live, connection))
+        writer = asyncio.create_task(_write(websocket, connection))
+        try:
+            await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, writer):
+                task.cancel()
+                if task.done() and not task.cancelled():
+                    task.exception()  # a closed socket: nothing to report
+            live.disconnect(connection)
+            connection.drop("closed")
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1000)
+
+    async def _read(websocket: WebSocket, live: LiveTable, connection: Connection) -> None:
+        while not connection.dropped:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            data: str | bytes = received.get("text") or received.get("bytes") or b""
+            hall.guard(live, functools.partial(live.receive, connection, data))
+
+    async def _write(websocket: WebSocket, connection: Connection) -> None:
+        while (data := await connection.queue.get()) is not None:
+            await websocket.send_text(data.decode())
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008, reason=connection.reason[:100])
+
+    routes = [
+        Route("/", page),
+        Route("/t/{id}", page),
+        Route("/replay/{id}", page),
+        Route("/api/games", api_games),
+        Route("/api/rules", api_rules),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/{id}", api_table),
+        Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+        Route("/api/replays/{id}", api_replay),
+        WebSocketRoute("/ws/{id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hall = hall
+    return app
+
+
+async def _json(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > 16 * MAX_MESSAGE:
+        return None
+    try:
+        return msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return None
+
+
+async def _hello(websocket: WebSocket) -> str | None:
+    """The token of the first message, if it is a hello with one."""
+    text = await websocket.receive_text()
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        hello = msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(hello, dict) and hello.get("type") == "hello":
+        token = hello.get("token")
+        return token if isinstance(token, str) else None
+    return None

@@ -1,0 +1,729 @@
+"""The hall: every table of a running server, with its seats, connections, bots and clock.
+
+Nothing here knows about HTTP. A `LiveTable` wraps one `bluffdice.table.Table` and drives
+it on the event loop: moves arrive from connections (`receive`), bots move after a short
+pause, the clock makes default moves. Every accepted step goes to the store first (the
+first table listener) and only then to the connections, each through the table's one
+projection (`update_for`, `welcome`, `prompt`), encoded by the wire module. All of it runs
+on one event loop without awaiting in between, so a table never sees two moves at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+
+from bluffdice.bots import available_bots, load_bot
+from bluffdice.bots.base import Bot
+from bluffdice.games.base import CHANCE, BluffdiceError, GameState
+from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
+from bluffdice.server.hints import hint
+from bluffdice.store.tables import StoredStep, StoredTable, TableStore
+from bluffdice.table import (
+    TABLE,
+    DiceSource,
+    Entry,
+    Refused,
+    Table,
+    WireError,
+    decode_move,
+    encode,
+    system,
+    tell_agents,
+)
+
+log = logging.getLogger("bluffdice.server")
+
+MAX_MESSAGE: Final = 4096
+"""Bytes: the longest message a browser may send (a move is under 200)."""
+QUEUE_SIZE: Final = 512
+"""Messages waiting for one connection; a client this far behind is dropped."""
+RATE: Final = 10.0
+"""Messages per second a connection may send, on average..."""
+BURST: Final = 20.0
+"""...and in one burst."""
+STRIKES: Final = 50
+"""Messages over the rate before the connection is closed."""
+NAME_LENGTH: Final = 24
+MIN_LIMIT, MAX_LIMIT = 1.0, 3600.0
+KEEP_FINISHED: Final = 100
+"""Finished tables kept in memory (for their late viewers); older ones live in the store."""
+
+
+class HallError(BluffdiceError):
+    """A request the hall refuses (bad rules, a full table, an unknown table): the text
+    is shown to the person who asked."""
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: Any) -> str:
+    """A player's name as shown: printable, single-spaced, at most NAME_LENGTH characters.
+    (Pages show names as text, never as markup; this only keeps them tidy.)"""
+    if not isinstance(name, str):
+        raise HallError("a name is text")
+    text = " ".join(re.sub(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e]", " ", name).split())
+    if not text:
+        raise HallError("pick a name to play under")
+    return text[:NAME_LENGTH]
+
+
+@dataclass
+class SeatSpec:
+    """Who sits in one seat: a person (once someone claimed it with a name) or a bot."""
+
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token: str | None = None
+    """SHA-256 hex digest of the seat's token; the token itself only its browser knows."""
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token is not None
+
+    def stored(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> SeatSpec:
+        return cls(data["kind"], data.get("name"), data.get("bot"), data.get("token"))
+
+
+class Connection:
+    """One client connection: its seat (None for a spectator), a bounded send queue and
+    a budget of messages per second. The server's writer task drains `queue`; None in
+    the queue means: close."""
+
+    def __init__(self, seat: int | None = None, queue_size: int = QUEUE_SIZE) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=queue_size)
+        self.dropped = False
+        self.reason = ""
+        self.strikes = 0
+        self._allowance = BURST
+        self._last = time.monotonic()
+
+    def send(self, data: bytes) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.drop("too slow: messages piled up")
+
+    def drop(self, reason: str) -> None:
+        """Stop sending and close; the queued messages are thrown away."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.reason = reason
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """Token bucket: RATE messages per second, BURST at once."""
+        now = time.monotonic()
+        self._allowance = min(BURST, self._allowance + (now - self._last) * RATE)
+        self._last = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+
+def message(kind: str, **fields: Any) -> bytes:
+    """A server message that is not a table message (table info, turn, hint, error)."""
+    return msgspec.json.encode({"type": kind, **fields, "v": 1})
+
+
+class _Replaying:
+    """Dice for a table rebuilt from its record: the recorded chance steps first, in
+    order, then fresh dice from `then`."""
+
+    def __init__(self, steps: deque[StoredStep], game: str, then: DiceSource) -> None:
+        self.steps = steps
+        self.parse = get_game(game).parse_action
+        self.then = then
+
+    def draw(self, state: GameState) -> Any:
+        if self.steps and self.steps[0].actor == CHANCE:
+            return self.parse(self.steps.popleft().text)
+        return self.then.draw(state)
+
+
+def rebuild(
+    rules: str,
+    players: int,
+    limit: float | None,
+    steps: Iterable[StoredStep],
+    dice: DiceSource,
+    names: list[str],
+) -> Table:
+    """The table of a stored record, at its last step (the clock of the seat to move
+    starts afresh). A step that does not replay raises HallError."""
+    queue = deque(steps)
+    game = game_name(rules)
+    table = Table(rules, players, dice=_Replaying(queue, game, dice), limits=limit, names=names)
+    parse = get_game(game).parse_action
+    while queue:
+        step = queue.popleft()
+        if step.actor == TABLE:
+            table.force_default()
+            continue
+        result = table.submit(step.actor, table.state_id, parse(step.text))
+        if isinstance(result, Refused):
+            raise HallError(f"stored step {step.text!r} replays as {result}")
+    return table
+
+
+@dataclass
+class LiveTable:
+    """One table of the hall, from its open seats to its result."""
+
+    hall: Hall
+    id: str
+    rules: str
+    players: int
+    limit: float | None
+    seats: list[SeatSpec]
+    status: str = "open"
+    rematch: str | None = None
+    table: Table | None = None
+    connections: set[Connection] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    _timer: asyncio.TimerHandle | None = None
+    _bot_timer: asyncio.TimerHandle | None = None
+
+    def names(self) -> list[str]:
+        """The names at the table: people's own, bots' characters (numbered when two
+        bots share one: honest, honest 2)."""
+        names: list[str] = []
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human":
+                names.append(seat.name or f"seat {i + 1}")
+                continue
+            same = sum(1 for s in self.seats[:i] if s.kind == "bot" and s.bot == seat.bot)
+            names.append(f"{seat.bot} {same + 1}" if same else f"{seat.bot}")
+        return names
+
+    def info(self, seat: int | None = None) -> dict[str, Any]:
+        """What the lobby and the table page show about this table (nothing secret)."""
+        connected = {c.seat for c in self.connections if not c.dropped}
+        names = self.names()
+        return {
+            "id": self.id,
+            "game": game_name(self.rules),
+            "rules": self.rules,
+            "players": self.players,
+            "limit": self.limit,
+            "status": self.status,
+            "rematch": self.rematch,
+            "you": seat,
+            "seats": [
+                {
+                    "kind": s.kind,
+                    "name": s.name if s.kind == "human" else names[i],
+                    "taken": s.taken,
+                    "online": s.kind == "bot" or i in connected,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": sum(1 for c in self.connections if c.seat is None and not c.dropped),
+        }
+
+    # --- seats -------------------------------------------------------------------------
+
+    def claim(self, name: Any, seat: int | None = None) -> tuple[int, str]:
+        """Seat a person: the first free seat (or `seat`); returns the seat and its token.
+        The last free seat taken starts the game."""
+        if self.status != "open":
+            raise HallError("this table has no free seat")
+        free = [i for i, s in enumerate(self.seats) if not s.taken]
+        if seat is None:
+            if not free:
+                raise HallError("this table has no free seat")
+            seat = free[0]
+        elif seat not in free:
+            raise HallError(f"seat {seat + 1} is not free")
+        token = secrets.token_urlsafe(24)
+        self.seats[seat].name = clean_name(name)
+        self.seats[seat].token = token_digest(token)
+        self.hall.save(self, seats=[s.stored() for s in self.seats])
+        if all(s.taken for s in self.seats):
+            self.start()
+        else:
+            self.broadcast_info()
+        return seat, token
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = token_digest(token)
+        for i, s in enumerate(self.seats):
+            if s.token is not None and secrets.compare_digest(s.token, digest):
+                return i
+        return None
+
+    # --- running -----------------------------------------------------------------------
+
+    def start(self, steps: list[StoredStep] | None = None) -> None:
+        """Sit everyone down and play; with `steps`, first replay a stored record."""
+        self.table = rebuild(
+            self.rules, self.players, self.limit, steps or [], self.hall.dice(), self.names()
+        )
+        # Chance steps drawn while the table was built (the seat draw, or dice the
+        # record did not reach) are stored now, before anyone sees them.
+        for n in range(len(steps or ()), len(self.table.log)):
+            entry = self.table.log[n]
+            self.hall.write_step(self.id, n, entry.actor, entry.text)
+        game = self.table.spec.name
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot" and s.bot is not None:
+                self.bots[i] = load_bot(s.bot, game)
+        self.table.listeners.append(self._write)
+        self.table.listeners.append(
+            tell_agents(self.table, [self.bots.get(i) for i in range(self.players)])
+        )
+        self.table.listeners.append(self._tell)
+        if self.status != "running":
+            self.status = "running"
+            self.hall.save(self, status="running")
+        for connection in self.connections:
+            self._greet(connection)
+        self.after_change()
+
+    def _write(self, entry: Entry) -> None:
+        """First listener: the step is committed before anyone hears of it."""
+        assert self.table is not None
+        self.hall.write_step(self.id, len(self.table.log) - 1, entry.actor, entry.text)
+
+    def _tell(self, entry: Entry) -> None:
+        assert self.table is not None
+        encoded: dict[int | None, bytes | None] = {}
+        for connection in self.connections:
+            if connection.seat not in encoded:
+                update = self.table.update_for(entry, connection.seat)
+                encoded[connection.seat] = None if update is None else encode(update)
+            data = encoded[connection.seat]
+            if data is not None:
+                connection.send(data)
+
+    def after_change(self) -> None:
+        """After any step: prompt the seat to move, start its clock or its bot, or end."""
+        self._cancel_timers()
+        table = self.table
+        if table is None:
+            return
+        pending = table.pending()
+        if pending is None:
+            self._finish()
+            return
+        prompt = table.prompt()
+        assert prompt is not None
+        turn = message(
+            "turn", seat=pending.seat, state_id=pending.state_id, time_left=prompt.time_left
+        )
+        prompt_data = encode(prompt)
+        for connection in self.connections:
+            connection.send(turn)
+            if connection.seat == pending.seat:
+                connection.send(prompt_data)
+        loop = asyncio.get_running_loop()
+        if pending.deadline is not None:
+            left = table.time_left() or 0.0
+            self._timer = loop.call_later(left + 0.01, self._on_clock)
+        if pending.seat in self.bots:
+            self._bot_timer = loop.call_later(self.hall.bot_delay, self._on_bot)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._timer, self._bot_timer):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._bot_timer = None
+
+    def _on_clock(self) -> None:
+        self._timer = None
+        if self.table is None:
+            return
+        self.hall.guard(self, self._expire)
+
+    def _expire(self) -> None:
+        assert self.table is not None
+        if self.table.expire() is not None or not self.table.over:
+            self.after_change()
+
+    def _on_bot(self) -> None:
+        self._bot_timer = None
+        self.hall.guard(self, self._bot_move)
+
+    def _bot_move(self) -> None:
+        table = self.table
+        assert table is not None
+        pending = table.pending()
+        if pending is None or pending.seat not in self.bots:
+            return
+        try:
+            action = self.bots[pending.seat].act(pending.view)
+            result = table.submit(pending.seat, pending.state_id, action)
+        except BluffdiceError as exc:
+            log.warning("table %s: bot %s failed: %s", self.id, pending.seat, exc)
+            result = Refused(code="illegal", reason=str(exc), state_id=table.state_id)
+        if isinstance(result, Refused) and table.pending() is pending:
+            table.force_default()
+        self.after_change()
+
+    def _finish(self) -> None:
+        assert self.table is not None
+        if self.status == "finished":
+            return
+        self.status = "finished"
+        outcome = self.table.outcome()
+        result = None if outcome is None else msgspec.to_builtins(outcome)
+        self.hall.save(self, status="finished", result=result)
+        self.broadcast_info()
+        self.hall.finished(self)
+
+    # --- connections -------------------------------------------------------------------
+
+    def connect(self, connection: Connection) -> None:
+        self.connections.add(connection)
+        self._greet(connection)
+        self.broadcast_info()
+
+    def disconnect(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+        self.broadcast_info()
+
+    def _greet(self, connection: Connection) -> None:
+        """Everything a connection needs to draw the table now (also after a reload)."""
+        connection.send(message("table", **self.info(connection.seat)))
+        table = self.table
+        if table is None:
+            return
+        connection.send(encode(table.welcome(connection.seat)))
+        pending = table.pending()
+        prompt = table.prompt()
+        if pending is not None and prompt is not None:
+            connection.send(
+                message(
+                    "turn", seat=pending.seat, state_id=pending.state_id, time_left=prompt.time_left
+                )
+            )
+            if connection.seat == pending.seat:
+                connection.send(encode(prompt))
+
+    def broadcast_info(self) -> None:
+        for connection in self.connections:
+            connection.send(message("table", **self.info(connection.seat)))
+
+    def receive(self, connection: Connection, data: bytes | str) -> None:
+        """One message from a connection: a move, a hint request or a rematch request.
+        Anything else is answered with an error and changes nothing."""
+        raw = data.encode() if isinstance(data, str) else data
+        state_id = self.table.state_id if self.table is not None else 0
+        if len(raw) > MAX_MESSAGE:
+            connection.send(encode(Refused("malformed", "message too long", state_id)))
+            return
+        if not connection.allow():
+            connection.strikes += 1
+            connection.send(message("error", code="rate_limited", reason="too many messages"))
+            if connection.strikes > STRIKES:
+                connection.drop("too many messages")
+            return
+        try:
+            kind = msgspec.json.decode(raw, type=_Kind).type
+        except msgspec.DecodeError as exc:
+            connection.send(encode(Refused("malformed", str(exc)[:300], state_id)))
+            return
+        if kind == "hint":
+            self._hint(connection)
+        elif kind == "rematch":
+            self._rematch(connection)
+        elif kind == "hello":
+            connection.send(message("table", **self.info(connection.seat)))
+        else:
+            self._move(connection, raw)
+
+    def _move(self, connection: Connection, raw: bytes) -> None:
+        table = self.table
+        state_id = table.state_id if table is not None else 0
+        try:
+            move = decode_move(raw)
+        except WireError as exc:
+            connection.send(encode(Refused("malformed", str(exc), state_id)))
+            return
+        if connection.seat is None:
+            connection.send(encode(Refused("not_your_seat", "spectators watch", state_id)))
+            return
+        if table is None:
+            connection.send(
+                encode(Refused("not_your_turn", "the game starts when every seat is taken", 0))
+            )
+            return
+        before = len(table.log)
+        result = table.submit(connection.seat, move.state_id, move.action)
+        if isinstance(result, Refused):
+            connection.send(encode(result))
+        if len(table.log) != before:
+            self.after_change()
+
+    def _hint(self, connection: Connection) -> None:
+        if self.table is None or connection.seat is None:
+            connection.send(message("error", code="no_hint", reason="no hint for you here"))
+            return
+        view = self.table.state.view(connection.seat)
+        connection.send(message("hint", **hint(self.table.rules, view)))
+
+    def _rematch(self, connection: Connection) -> None:
+        if self.status != "finished" or connection.seat is None:
+            connection.send(message("error", code="no_rematch", reason="no rematch yet"))
+            return
+        if self.rematch is None:
+            seats = [SeatSpec(s.kind, s.name, s.bot, s.token) for s in self.seats]
+            new = self.hall.open_table(self.rules, self.players, self.limit, seats)
+            self.rematch = new.id
+            self.hall.save(self, rematch=new.id)
+            new.start()
+        self.broadcast_info()
+
+    def close(self) -> None:
+        self._cancel_timers()
+        for connection in self.connections:
+            connection.drop("the table closed")
+
+
+class _Kind(msgspec.Struct):
+    type: str
+
+
+def game_name(rules: str) -> str:
+    return game_of(parse_rules(rules)).name
+
+
+class Hall:
+    """Every table of one server, backed by a `TableStore` (None: nothing survives)."""
+
+    def __init__(
+        self,
+        store: TableStore | None,
+        dice: Callable[[], DiceSource] = system,
+        bot_delay: float = 0.8,
+    ) -> None:
+        self.store = store
+        self.dice = dice
+        self.bot_delay = bot_delay
+        self.tables: dict[str, LiveTable] = {}
+        self._finished: deque[str] = deque()
+
+    # --- persistence ---------------------------------------------------------------------
+
+    def save(self, live: LiveTable, **values: Any) -> None:
+        if self.store is not None:
+            self.store.change(live.id, **values)
+
+    def write_step(self, table_id: str, n: int, actor: int, text: str) -> None:
+        if self.store is not None:
+            self.store.append(table_id, n, actor, text)
+
+    def guard(self, live: LiveTable, work: Callable[[], None]) -> None:
+        """Run a table's work; if the store fails, the table leaves memory unannounced
+        (it is resumed from the store, where every step its players saw is kept)."""
+        try:
+            work()
+        except Exception:
+            log.exception("table %s failed; it is closed and resumes on restart", live.id)
+            live.close()
+            self.tables.pop(live.id, None)
+
+    def resume(self) -> int:
+        """Load every open and running table from the store; running ones replay their
+        record and play on. Returns how many running tables resumed."""
+        if self.store is None:
+            return 0
+        resumed = 0
+        for stored in self.store.tables(("open", "running"), limit=100_000):
+            if self._load(stored) and stored.status == "running":
+                resumed += 1
+        return resumed
+
+    def _load(self, stored: StoredTable) -> LiveTable | None:
+        """A stored table back in memory: a running one replays its record and plays on,
+        a finished one is rebuilt to show its result; None if its record does not replay."""
+        assert self.store is not None
+        live = LiveTable(
+            self,
+            stored.id,
+            stored.rules,
+            stored.players,
+            stored.limit,
+            [SeatSpec.from_stored(s) for s in stored.seats],
+            stored.status,
+            stored.rematch,
+        )
+        try:
+            if stored.status == "running":
+                live.start(self.store.steps(stored.id))
+            elif stored.status == "finished":
+                steps = self.store.steps(stored.id)
+                live.table = rebuild(live.rules, live.players, None, steps, system(), live.names())
+        except Exception:
+            log.exception("table %s cannot be loaded", stored.id)
+            return None
+        self.tables[live.id] = live
+        if stored.status == "finished":
+            self.finished(live)
+        return live
+
+    def find(self, table_id: str) -> LiveTable | None:
+        """A table in memory, or a finished one loaded from the store (old links work)."""
+        live = self.tables.get(table_id)
+        if live is None and self.store is not None and len(table_id) <= 32:
+            stored = self.store.get(table_id)
+            if stored is not None and stored.status == "finished":
+                live = self._load(stored)
+        return live
+
+    # --- tables --------------------------------------------------------------------------
+
+    def open_table(
+        self, rules: str, players: int, limit: float | None, seats: list[SeatSpec]
+    ) -> LiveTable:
+        table_id = secrets.token_urlsafe(8)
+        live = LiveTable(self, table_id, rules, players, limit, seats)
+        if self.store is not None:
+            self.store.create(
+                id=table_id,
+                game=game_name(rules),
+                rules=rules,
+                players=players,
+                limit=limit,
+                seats=[s.stored() for s in seats],
+                status="open",
+            )
+        self.tables[table_id] = live
+        return live
+
+    def create(self, request: Any) -> dict[str, Any]:
+        """A new table from the lobby's form: {"rules", "seats": [{"kind", "bot"}...],
+        "limit", "name"}. The person creating it takes the first person's seat."""
+        if not isinstance(request, dict):
+            raise HallError("send the table as a JSON object")
+        try:
+            rules_obj = parse_rules(str(request.get("rules", "")))
+        except BluffdiceError as exc:
+            raise HallError(str(exc)) from None
+        rules = rules_string(rules_obj)
+        game = game_name(rules)
+        spec = get_game(game)
+        seats_in = request.get("seats")
+        if not isinstance(seats_in, list):
+            raise HallError("say who sits in each seat")
+        if not spec.min_players <= len(seats_in) <= spec.max_players:
+            raise HallError(
+                f"{spec.title} is played by {spec.min_players} to {spec.max_players} players"
+            )
+        bots = available_bots(game)
+        seats: list[SeatSpec] = []
+        for item in seats_in:
+            kind = item.get("kind") if isinstance(item, dict) else None
+            if kind == "bot":
+                bot = str(item.get("bot", ""))
+                if bot not in bots:
+                    raise HallError(f"no {game} bot {bot!r}; bots: {', '.join(bots)}")
+                seats.append(SeatSpec("bot", bot=bot))
+            elif kind == "human":
+                seats.append(SeatSpec("human"))
+            else:
+                raise HallError("each seat is 'human' or 'bot'")
+        limit = request.get("limit")
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int | float):
+                raise HallError("the time limit is a number of seconds")
+            if not MIN_LIMIT <= limit <= MAX_LIMIT:
+                raise HallError(f"the time limit is {MIN_LIMIT:g} to {MAX_LIMIT:g} seconds")
+            limit = float(limit)
+        humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        name = clean_name(request.get("name")) if humans else None
+        live = self.open_table(rules, len(seats), limit, seats)
+        answer: dict[str, Any] = {"id": live.id, "seat": None, "token": None}
+        if name is not None:
+            seat, token = live.claim(name, humans[0])
+            answer.update(seat=seat, token=token)
+        else:
+            live.start()
+        return answer
+
+    def get(self, table_id: str) -> LiveTable:
+        live = self.find(table_id)
+        if live is None:
+            raise HallError("no such table (it may have finished long ago)")
+        return live
+
+    def finished(self, live: LiveTable) -> None:
+        """Keep the last KEEP_FINISHED finished tables in memory."""
+        self._finished.append(live.id)
+        while len(self._finished) > KEEP_FINISHED:
+            old = self.tables.get(self._finished.popleft())
+            if old is not None and not old.connections:
+                del self.tables[old.id]
+
+    def listing(self) -> dict[str, Any]:
+        """Open and running tables, and the latest finished games, for the lobby."""
+        live = [t.info() for t in self.tables.values() if t.status in ("open", "running")]
+        done: list[dict[str, Any]] = []
+        if self.store is not None:
+            for stored in self.store.tables(("finished",), limit=20):
+                done.append(
+                    {
+                        "id": stored.id,
+                        "game": stored.game,
+                        "rules": stored.rules,
+                        "names": [s.get("name") or s.get("bot") for s in stored.seats],
+                        "winners": (stored.result or {}).get("winners", []),
+                    }
+                )
+        return {"tables": live, "finished": done}
+
+    def replay(self, table_id: str) -> dict[str, Any]:
+        """A finished game step by step, everything revealed: for the replay page."""
+        live = self.tables.get(table_id)
+        table = live.table if live is not None else None
+        stored = self.store.get(table_id) if self.store is not None else None
+        if table is None:
+            if stored is None or self.store is None:
+                raise HallError("no such game")
+            seats = [SeatSpec.from_stored(s) for s in stored.seats]
+            names = LiveTable(self, stored.id, stored.rules, stored.players, None, seats).names()
+            steps = self.store.steps(table_id)
+            table = rebuild(stored.rules, stored.players, None, steps, system(), names)
+        if not table.over:
+            raise HallError("this game is not over yet: its replay opens when it ends")
+        return {
+            "id": table_id,
+            "game": table.spec.name,
+            "rules": rules_string(table.rules),
+            "names": list(table.names),
+            "outcome": table.outcome(),
+            "steps": [
+                {"actor": e.actor, "text": e.text, "update": table.update_for(e, None, True)}
+                for e in table.log
+            ],
+        }
+
+    def close(self) -> None:
+        for live in self.tables.values():
+            live.close()

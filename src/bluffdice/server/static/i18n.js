@@ -1,0 +1,32 @@
+// One message catalogue per language (i18n/en.json, i18n/ru.json); every page text comes from it.
+const LANGS = ["en", "ru"];
+let messages = {};
+let fallback = {};
+
+export function language() {
+  const saved = localStorage.getItem("bluffdice.lang");
+  if (LANGS.includes(saved)) return saved;
+  const wanted = (navigator.language || "en").slice(0, 2);
+  return LANGS.includes(wanted) ? wanted : "en";
+}
+
+export async function loadLanguage(lang) {
+  const get = async (l) => (await fetch(`/static/i18n/${l}.json`)).json();
+  fallback = await get("en");
+  messages = lang === "en" ? fallback : await get(lang);
+  document.documentElement.lang = lang;
+}
+
+export function setLanguage(lang) {
+  localStorage.setItem("bluffdice.lang", lang);
+}
+
+// t("table.turn", {name: "Ann"}): the text with {name} filled in (params are plain text).
+export function t(key, params = {}) {
+  const text = messages[key] ?? fallback[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+export function percent(p) {
+  return `${Math.round(p * 100)}%`;
+}

@@ -1,0 +1,191 @@
+"""Tables played in the browser (`bluffdice serve`): who sits where, and every step.
+
+Each accepted step is its own row, written before anyone is told about it, so a server
+killed at any moment restarts with every table exactly where its players last saw it.
+Seat tokens are kept only as SHA-256 digests: the database alone cannot act for a seat.
+The rows share the store's metadata (`bluffdice.store.models.Base`) and its versions
+(`bluffdice.store.schema`, version 3): a `Store` creates or upgrades them with the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from bluffdice.store.models import Base
+
+
+class WebTableRow(Base):
+    __tablename__ = "web_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    game: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[str] = mapped_column(Text)
+    players: Mapped[int] = mapped_column(Integer)
+    limit: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds per move, or None for no clock."""
+    status: Mapped[str] = mapped_column(String(16))
+    """open (seats to fill), running, finished."""
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """Per seat: kind (human or bot), name, bot (character), token (SHA-256 hex)."""
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class WebStepRow(Base):
+    __tablename__ = "web_steps"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[int] = mapped_column(Integer)
+    """The seat that moved, -1 for chance, -3 for a default move after a timeout."""
+    text: Mapped[str] = mapped_column(Text)
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    created: datetime
+    game: str
+    rules: str
+    players: int
+    limit: float | None
+    status: str
+    seats: list[dict[str, Any]]
+    rematch: str | None
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class StoredStep:
+    actor: int
+    text: str
+
+
+class TableStore:
+    """The browser tables of one database (the engine of an opened `bluffdice.store.Store`,
+    which has made the schema current)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        if engine.dialect.name == "sqlite":
+            # WAL with synchronous=NORMAL: a commit survives the server being killed
+            # (kill -9) without waiting for the disk on every step; only a power cut can
+            # lose the last steps. Connections opened before this are replaced.
+            event.listen(engine, "connect", _sqlite_normal_sync)
+            engine.dispose()
+        Base.metadata.create_all(
+            engine,
+            tables=[WebTableRow.__table__, WebStepRow.__table__],  # type: ignore[list-item]
+        )
+
+    def create(
+        self,
+        *,
+        id: str,
+        game: str,
+        rules: str,
+        players: int,
+        limit: float | None,
+        seats: list[dict[str, Any]],
+        status: str,
+    ) -> None:
+        with Session(self.engine) as session:
+            session.add(
+                WebTableRow(
+                    id=id,
+                    created=datetime.now(UTC).replace(tzinfo=None),
+                    game=game,
+                    rules=rules,
+                    players=players,
+                    limit=limit,
+                    status=status,
+                    seats=seats,
+                    rematch=None,
+                    result=None,
+                )
+            )
+            session.commit()
+
+    def change(self, table_id: str, **values: Any) -> None:
+        """Set columns of one table (status, seats, rematch, result)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(WebTableRow).where(WebTableRow.id == table_id).values(**values)
+            )
+
+    def append(self, table_id: str, n: int, actor: int, text: str) -> None:
+        """Write one step; committed when this returns."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(WebStepRow), {"table_id": table_id, "n": n, "actor": actor, "text": text}
+            )
+
+    def get(self, table_id: str) -> StoredTable | None:
+        with Session(self.engine) as session:
+            row = session.get(WebTableRow, table_id)
+            return None if row is None else _stored(row)
+
+    def steps(self, table_id: str) -> list[StoredStep]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(WebStepRow).where(WebStepRow.table_id == table_id).order_by(WebStepRow.n)
+            )
+            return [StoredStep(row.actor, row.text) for row in rows]
+
+    def tables(
+        self, statuses: tuple[str, ...] | None = None, limit: int = 200
+    ) -> list[StoredTable]:
+        """The newest tables first (of some statuses only, with `statuses`)."""
+        with Session(self.engine) as session:
+            query = select(WebTableRow).order_by(WebTableRow.created.desc()).limit(limit)
+            if statuses is not None:
+                query = query.where(WebTableRow.status.in_(statuses))
+            return [_stored(row) for row in session.scalars(query)]
+
+    def remove(self, table_id: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(WebStepRow).where(WebStepRow.table_id == table_id))
+            connection.execute(delete(WebTableRow).where(WebTableRow.id == table_id))
+
+
+def _sqlite_normal_sync(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _stored(row: WebTableRow) -> StoredTable:
+    return StoredTable(
+        id=row.id,
+        created=row.created,
+        game=row.game,
+        rules=row.rules,
+        players=row.players,
+        limit=row.limit,
+        status=row.status,
+        seats=[dict(seat) for seat in row.seats],
+        rematch=row.rematch,
+        result=None if row.result is None else dict(row.result),
+    )

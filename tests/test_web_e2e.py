@@ -1,0 +1,274 @@
+"""The real page in a real browser: Playwright (Python) driving Debian's chromium against a
+`bluffdice serve` process. Skipped where chromium or Playwright is missing, and in the main
+run; run it on its own:
+
+    python -m pytest -m browser tests/test_web_e2e.py
+
+With BLUFFDICE_SCREENSHOTS=docs/web it also saves the screenshots of docs/web.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if CHROMIUM is None:
+    pytest.skip("chromium is not installed", allow_module_level=True)
+
+SHOTS = os.environ.get("BLUFFDICE_SCREENSHOTS")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1100, "height": 900}
+
+
+def only_when_asked(request: pytest.FixtureRequest) -> None:
+    """A browser run takes most of a minute: it runs in its own call (`-m browser`).
+    Checked first in the module's fixtures, so the main run starts neither server nor
+    browser."""
+    if "browser" not in (request.config.option.markexpr or ""):
+        pytest.skip("browser tests run on their own: pytest -m browser")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    only_when_asked(request)
+    port = free_port()
+    db = tmp_path_factory.mktemp("web") / "serve.db"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from bluffdice.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0.05",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/tables", timeout=1).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.2)
+    yield base
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    only_when_asked(request)
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Player:
+    """One browser context: its page, and every websocket frame it received."""
+
+    def __init__(self, browser: Any, name: str, viewport: dict[str, int] = DESKTOP) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.connections: list[list[dict[str, Any]]] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._watch)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _watch(self, ws: Any) -> None:
+        frames: list[dict[str, Any]] = []
+        self.connections.append(frames)
+
+        def received(payload: str) -> None:
+            frame = json.loads(payload)
+            frames.append(frame)
+            self.frames.append(frame)
+
+        ws.on("framereceived", received)
+
+    def seat(self) -> int | None:
+        infos = [f for f in self.frames if f["type"] == "table"]
+        return infos[-1]["you"] if infos else None
+
+    def move(self, rng: random.Random) -> bool:
+        """Click one of the offered moves (a random one); False if none is offered."""
+        buttons = self.page.locator("#actions .buttons button")
+        count = buttons.count()
+        if not count:
+            return False
+        try:
+            buttons.nth(rng.randrange(count)).click(timeout=2000)
+        except playwright_api.Error:
+            return False
+        return True
+
+    def finished(self) -> bool:
+        return self.page.locator("#result h2").count() > 0
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=False)
+
+
+def create_table(player: Player, base: str, game: str, seats: list[str], lives: int) -> str:
+    page = player.page
+    page.goto(base + "/")
+    page.fill("#name", player.name)
+    page.select_option("#game", game)
+    page.select_option("#seat-count", str(len(seats)))
+    for index, kind in enumerate(seats[1:]):
+        page.locator(".seat-kind").nth(index).select_option(kind)
+    page.click("details summary")
+    key = "lives" if game == "mia" else "dice"
+    page.fill(f"#opt-{key}", str(lives))
+    page.locator(f"#opt-{key}").dispatch_event("change")
+    page.wait_for_function(
+        f"document.querySelector('#rule-string').textContent.includes('{key}={lives}')"
+    )
+    page.select_option("#limit", "")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    return page.url.rsplit("/", 1)[1]
+
+
+def join(player: Player, base: str, table: str) -> None:
+    page = player.page
+    page.goto(f"{base}/t/{table}")
+    page.fill("#join-name", player.name)
+    page.click("#join")
+    page.wait_for_selector("#players li.me")
+
+
+def assert_no_foreign_dice(player: Player) -> None:
+    """Every frame of a connection is addressed to that connection's seat (the seat its
+    token holds, None while it watched before sitting down), holds only that seat's view,
+    and no dice drawn (chance) travel outside replays."""
+    for frames in player.connections:
+        infos = [f for f in frames if f["type"] == "table"]
+        if infos:
+            assert_one_seat(frames, infos[0]["you"])
+    assert player.seat() is not None
+
+
+def assert_one_seat(frames: list[dict[str, Any]], seat: int | None) -> None:
+    for frame in frames:
+        if frame["type"] in ("update", "welcome"):
+            assert frame["recipient"] == seat
+            updates = [frame, *frame.get("history", [])]
+            assert all(u.get("chance") is None for u in updates)
+            assert all(u["view"]["player"] == seat for u in updates)
+        if frame["type"] == "prompt":
+            assert frame["seat"] == seat and frame["view"]["player"] == seat
+
+
+def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: Any) -> None:
+    rng = random.Random(7)
+    ann = Player(browser, "Ann")
+    bob = Player(browser, "Bob <img src=x onerror=alert(1)>")
+    cid = Player(browser, "Cid", viewport=PHONE)
+    ann.page.goto(server + "/")
+    ann.page.wait_for_selector("#create")
+    shot(ann.page, "lobby-desktop")
+    table = create_table(ann, server, "mia", ["", "", "", "honest"], lives=1)
+    join(bob, server, table)
+    join(cid, server, table)
+    for player in (ann, bob, cid):
+        player.page.wait_for_selector("#turn:not(:empty)")
+    # a name is text, never markup
+    assert bob.page.locator("#players img").count() == 0
+    assert "<img src=x" in ann.page.locator("#players").inner_text()
+
+    players = [ann, bob, cid]
+    reloaded = False
+    took_shots = False
+    for _ in range(600):
+        if all(p.finished() for p in players):
+            break
+        moved = any(p.move(rng) for p in players)
+        if not moved:
+            ann.page.wait_for_timeout(100)
+        calls = ann.page.locator("#calls .call-list")
+        if not took_shots and calls.count() and "→" in calls.inner_text():
+            shot(ann.page, "table-desktop")
+            shot(cid.page, "table-phone")
+            took_shots = True
+        if not reloaded and len([f for f in bob.frames if f["type"] == "update"]) > 8:
+            seat = bob.seat()
+            bob.page.reload()
+            bob.page.wait_for_selector("#players li.me")
+            assert bob.seat() == seat
+            assert "Bob" in bob.page.locator("#players li.me").inner_text()
+            reloaded = True
+    assert reloaded, "the game ended before anyone reloaded"
+    assert took_shots or not SHOTS, "no round had two calls"
+    for player in players:
+        player.page.wait_for_selector("#result h2", timeout=10_000)
+        assert_no_foreign_dice(player)
+        assert not player.errors, player.errors
+    shot(cid.page, "result-phone")
+
+    # the replay, from the result screen
+    ann.page.click("#replay-link")
+    ann.page.wait_for_selector("#replay-step")
+    first = ann.page.locator("#replay-step").inner_text()
+    ann.page.click("#replay-next")
+    ann.page.keyboard.press("ArrowRight")
+    assert ann.page.locator("#replay-step").inner_text() != first
+    assert "3" in ann.page.locator("#replay-step").inner_text()
+    shot(ann.page, "replay-desktop")
+
+    # Liar's Dice: one round to the reveal
+    dee = Player(browser, "Dee")
+    create_table(dee, server, "liars-dice", ["", "odds"], lives=2)
+    for _ in range(300):
+        if dee.page.locator("#reveal h2").count():
+            break
+        if not dee.move(rng):
+            dee.page.wait_for_timeout(100)
+    dee.page.wait_for_selector("#reveal .hands li")
+    shot(dee.page, "reveal-desktop")
+    dee.page.set_viewport_size(PHONE)
+    shot(dee.page, "reveal-phone")
+    assert_no_foreign_dice(dee)
+    assert not dee.errors, dee.errors
+    for player in (ann, bob, cid, dee):
+        player.context.close()
