@@ -116,6 +116,26 @@ class Scoring(NamedTuple):
     count_losses: bool
 
 
+def ranked_outcome(
+    over: GameOver,
+    left: tuple[int, ...],
+    eliminated: tuple[tuple[int, int], ...],
+    rounds: int,
+) -> Outcome:
+    """The outcome of a game whose standings leave no ties: places follow them."""
+    standings = over.standings
+    return Outcome(
+        winners=over.winners,
+        losers=over.losers,
+        standings=standings,
+        places=places_from([-standings.index(p) for p in range(len(left))]),
+        left=left,
+        score=left,
+        eliminated=eliminated,
+        rounds=rounds,
+    )
+
+
 def places_from(keys: Sequence[Any]) -> tuple[int, ...]:
     """Places from sort keys where a greater key is better; equal keys share a place."""
     return tuple(sum(1 for other in keys if other > key) for key in keys)

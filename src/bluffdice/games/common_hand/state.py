@@ -30,7 +30,7 @@ from bluffdice.games.base import (
     Step,
     TableState,
     is_whole,
-    places_from,
+    ranked_outcome,
 )
 from bluffdice.games.common_hand.actions import (
     Action,
@@ -219,17 +219,8 @@ class CommonHandState(TableState, frozen=True):
     def outcome(self) -> Outcome | None:
         if self.result is None:
             return None
-        standings = self.result.standings
-        return Outcome(
-            winners=self.result.winners,
-            losers=self.result.losers,
-            standings=standings,
-            places=places_from([-standings.index(p) for p in range(self.players)]),
-            left=self.lives,
-            score=self.lives,
-            eliminated=tuple((p, self.round) for p in self.result.losers),
-            rounds=self.round,
-        )
+        eliminated = tuple((p, self.round) for p in self.result.losers)
+        return ranked_outcome(self.result, self.lives, eliminated, self.round)
 
     def default_action(self) -> CommonHandAction:
         """For a player out of time: call a standing claim, else the lowest claim."""

@@ -27,7 +27,7 @@ from bluffdice.games.base import (
     Step,
     TableState,
     is_whole,
-    places_from,
+    ranked_outcome,
 )
 from bluffdice.games.liars_dice.actions import (
     Action,
@@ -237,17 +237,8 @@ class LiarsDiceState(TableState, frozen=True):
         """One player goes out per round, so the standings are the places."""
         if self.result is None:
             return None
-        standings = self.result.standings
-        return Outcome(
-            winners=self.result.winners,
-            losers=self.result.losers,
-            standings=standings,
-            places=places_from([-standings.index(p) for p in range(self.players)]),
-            left=self.dice,
-            score=self.dice,
-            eliminated=tuple(zip(self.eliminated, self.eliminated_in, strict=True)),
-            rounds=self.round,
-        )
+        eliminated = tuple(zip(self.eliminated, self.eliminated_in, strict=True))
+        return ranked_outcome(self.result, self.dice, eliminated, self.round)
 
     def default_action(self) -> LiarsDiceAction:
         """For a player out of time: call a standing bid, else open with the lowest bid."""
