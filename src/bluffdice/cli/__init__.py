@@ -11,6 +11,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     odds,
     play,
     replay,
+    review,
     rules,
     schema,
     serve,

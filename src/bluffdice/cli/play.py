@@ -83,6 +83,21 @@ def play(
             "ends by naming the winner.",
         ),
     ] = False,
+    no_store: Annotated[
+        bool,
+        typer.Option(
+            "--no-store",
+            help="Do not keep the game: by default every game you play (finished or left) "
+            "is stored, for `bluffdice review last`.",
+        ),
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Where your games are kept: a SQLite file or SQLAlchemy URL (default "
+            "$BLUFFDICE_DB, else bluffdice.db in your data folder)."
+        ),
+    ] = None,
     pause: Annotated[
         float | None,
         typer.Option(
@@ -166,6 +181,8 @@ def play(
     status = session.run()
     if fair is not None:
         write_fair_record(fair, session.table, fair_record)
+    if not no_store and session.human is not None:
+        keep(session.table, session.human, seed, db)
     raise typer.Exit(status)
 
 
@@ -201,6 +218,35 @@ def write_fair_record(fair: FairDice, table: Table, target: Path | None) -> None
         raise fail(f"cannot write the fair record to {path}: {exc.strerror}") from None
     out.print(
         f"Fair record: {path} (digest {record.digest}); check it: bluffdice verify {path}",
+        soft_wrap=True,
+        highlight=False,
+    )
+
+
+def keep(table: Any, seat: int, seed: int | None, db: str | None) -> None:
+    """Store the game the person played, finished or left, once they made a move; a
+    store that cannot be written is a warning, never a lost game's crash."""
+    import msgspec
+
+    from bluffdice.store import Store, StoreError
+
+    if not any(entry.actor == seat for entry in table.log):
+        return
+    outcome = table.outcome()
+    result: dict[str, Any] = {"abandoned": outcome is None}
+    if outcome is not None:
+        result.update(msgspec.to_builtins(outcome))
+    try:
+        store = Store(db)
+        try:
+            store.add_played_game(table.record, table.names, seat, seed, result)
+        finally:
+            store.close()
+    except StoreError as exc:
+        err.print(f"[yellow]warning:[/] the game was not kept: {escape(str(exc))}", soft_wrap=True)
+        return
+    out.print(
+        "[dim]The game is kept: [bold]bluffdice review last[/] rates your decisions.[/]",
         soft_wrap=True,
         highlight=False,
     )

@@ -179,7 +179,9 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
             "rules": record.rules,
             "players": record.players,
             "bots": names,
+            "person_seat": stored.person_seat,
             "result": stored.result,
+            "steps": list(record.steps),
             "moves": [
                 {
                     "step": n,
@@ -195,10 +197,14 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         out.print_json(json.dumps(data))
         return
     seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
+    if stored.person_seat is not None:  # a game of `bluffdice play`
+        seeded = f", seed {stored.seed}" if stored.seed >= 0 else ""
+        origin = f"played by {escape(names[stored.person_seat])}{seeded}"
+    else:
+        origin = f"tournament {stored.tournament_id}, game #{stored.index}, seed {stored.seed}"
     out.print(
-        f"[bold]{spec.title} game {stored.id}[/] (tournament {stored.tournament_id}, game "
-        f"#{stored.index}, seed {stored.seed})\nrules: {escape(_rules_name(record.rules))}"
-        f" · seats: {seats}",
+        f"[bold]{spec.title} game {stored.id}[/] ({origin})\nrules: "
+        f"{escape(_rules_name(record.rules))} · seats: {seats}",
         highlight=False,
     )
     skip = False

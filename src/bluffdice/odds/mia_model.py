@@ -333,3 +333,29 @@ def expected_loss(
     if announced == MIA:
         return d.options[GIVE_UP], d.options[LOOK]
     return d.options[BELIEVE], d.options[CHALLENGE]
+
+
+def announcer_loss(
+    rules: MiaRules,
+    previous: int | None,
+    announced: int,
+    dice: int,
+    *,
+    spread: int = 0,
+    horizon: int = DEFAULT_HORIZON,
+) -> tuple[str, Fraction]:
+    """What announcing `announced` over `previous` costs an announcer who holds `dice`:
+    the model's next player answers as `decide` says (not knowing the announcer's dice),
+    and a believed announcement costs the announcer nothing this round (the cup has left
+    them). Returns (the next player's answer, the announcer's expected loss)."""
+    if horizon < 1:
+        raise ValueError(f"the horizon must be at least 1 announcement, not {horizon}")
+    model = _check(rules, previous, announced, spread)
+    model.ranking.rank(dice)
+    if announced == MIA and rules.mia_end == "instant":
+        answer = SHOWN
+    else:
+        answer = model.best(previous, announced, horizon)
+    if answer == BELIEVE:
+        return answer, ZERO
+    return answer, model.resolved(announced, dice, answer)[0]

@@ -66,3 +66,5 @@ class GameRow(Base):
     steps: Mapped[list[str]] = mapped_column(JSON)
     """The record: every chance outcome (dice) and action as text, in order."""
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    person_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat a person played (a game of `bluffdice play`); None: bots only."""

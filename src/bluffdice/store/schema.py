@@ -14,6 +14,8 @@ Versions:
    and games; rules written with every option (defaults of version 1 filled in).
 3. `web_tables` and `web_steps`: the tables played in the browser (`bluffdice serve`,
    `bluffdice.store.tables`), one row per table and one per step.
+4. `person_seat` on games: the seat a person played (`bluffdice play`), None for games
+   of bots only, so `bluffdice review last` finds the person's last game.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from bluffdice.store import tables as _web_tables  # noqa: F401  (its rows join 
 from bluffdice.store.errors import StoreError
 from bluffdice.store.models import Base, SchemaRow
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 V1_DEFAULTS = {
     "mia": (
@@ -186,5 +188,9 @@ def _v2_to_v3(connection: Connection) -> None:
     meta.create_all(connection)
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(connection: Connection) -> None:
+    connection.execute(text("ALTER TABLE games ADD COLUMN person_seat INTEGER"))
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """STEPS[n] turns a version-n store into a version n+1 store."""

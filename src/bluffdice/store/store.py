@@ -47,6 +47,8 @@ class StoredGame:
     result: dict[str, Any]
     bluffdice_version: str | None = None
     """The bluffdice that played it (None: stored before versions were recorded)."""
+    person_seat: int | None = None
+    """The seat a person played (`bluffdice play`); None for games of bots only."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,49 @@ class Store:
                     t.played += len(rows)
             session.commit()
 
+    def add_played_game(
+        self,
+        record: Record,
+        names: Sequence[str],
+        person_seat: int,
+        seed: int | None,
+        result: dict[str, Any],
+    ) -> int:
+        """Keep a game a person played (finished or abandoned): a game of no tournament,
+        with the person's seat, so that `bluffdice review last` finds it. Returns its id."""
+        with self._session("write to") as session:
+            row = GameRow(
+                tournament_id=None,
+                index=0,
+                seed=str(seed if seed is not None else -1),
+                game=record.game,
+                rules=full_rules(record.rules, record.game),
+                bluffdice_version=__version__,
+                players=record.players,
+                bots=list(names),
+                steps=list(record.steps),
+                result=result,
+                person_seat=person_seat,
+            )
+            session.add(row)
+            session.commit()
+            return row.id
+
+    def last_played(self) -> StoredGame:
+        """The last game a person played; a StoreError when there is none."""
+        with self._session("read") as session:
+            row = session.scalars(
+                select(GameRow)
+                .where(GameRow.person_seat.is_not(None))
+                .order_by(GameRow.id.desc())
+                .limit(1)
+            ).first()
+            if row is None:
+                raise StoreError(
+                    f"no played game in {self.location} yet: play one with `bluffdice play`"
+                )
+            return _stored_game(row)
+
     def finish_tournament(self, tournament_id: int, summary: dict[str, Any]) -> None:
         with self._session("write to") as session:
             t = session.get(TournamentRow, tournament_id)
@@ -232,6 +277,7 @@ def _stored_game(row: GameRow) -> StoredGame:
         bots=tuple(row.bots),
         result=dict(row.result),
         bluffdice_version=row.bluffdice_version,
+        person_seat=row.person_seat,
     )
 
 
