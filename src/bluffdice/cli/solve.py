@@ -141,17 +141,8 @@ def solve(
 
     solver = Solver(prob.public, algorithm)  # type: ignore[arg-type]
     started = time.perf_counter()
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(
-        TextColumn("[bold]solving[/]"),
-        BarColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=as_json and not err.is_terminal,
-    ) as progress:
+    with _progress("solving", as_json) as progress:
         task = progress.add_task("solve", total=1000, status="")
         first: list[float] = []
 
@@ -266,7 +257,6 @@ def _solve_match(
     as_json: bool,
 ) -> None:
     """`solve mia --match`: the win chance at every lives state, and its exploitability."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from bluffdice.games.registry import get_game, parse_rules, rules_string
     from bluffdice.solve import match
@@ -295,15 +285,7 @@ def _solve_match(
         raise fail(str(exc)) from None
     text = rules_string(rules)
     total = len(match.states(spec.lives))
-    with Progress(
-        TextColumn("[bold]solving the match[/]"),
-        BarColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=as_json and not err.is_terminal,
-    ) as progress:
+    with _progress("solving the match", as_json) as progress:
         task = progress.add_task("match", total=total, status="")
 
         def show(s: Any) -> None:
@@ -525,3 +507,18 @@ def _opening_table(ex: Any) -> Table:
             shown.append("…")
         table.add_row(r.name(d), ", ".join(shown))
     return table
+
+
+def _progress(label: str, as_json: bool) -> Any:
+    """The bar a solve shows on stderr (hidden under --json unless stderr is a terminal)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn(f"[bold]{label}[/]"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=as_json and not err.is_terminal,
+    )

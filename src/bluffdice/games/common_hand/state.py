@@ -52,7 +52,7 @@ from bluffdice.games.common_hand.actions import (
 )
 from bluffdice.games.common_hand.hands import describe_key, face_name
 from bluffdice.games.common_hand.rules import CommonHandRules
-from bluffdice.games.liars_dice.dice import roll_table, zero_sum_returns
+from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 
 PLAYERS = 2
 DICE = 5
@@ -427,11 +427,10 @@ class CommonHandState(TableState, frozen=True):
         """Rolled dice are one sorted hand, whatever order they fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
-            raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
-        if self.phase == "seat":
-            return FirstPlayer(dice[0] - 1)
-        return Dice(tuple(sorted(dice)))
+        outcome: CommonHandOutcome = cup_outcome(
+            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
+        )
+        return outcome
 
 
 def _whole(n: object) -> bool:

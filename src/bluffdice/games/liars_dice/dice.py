@@ -89,3 +89,22 @@ def zero_sum_returns(
         return (0.0,) * players
     win, lose = 1.0 / len(winners), -1.0 / len(losers)
     return tuple(win if i in winners else lose if i in losers else 0.0 for i in range(players))
+
+
+def cup_outcome(
+    dice: Any,
+    count: int,
+    faces: int,
+    seat_draw: bool,
+    make_dice: Callable[[tuple[int, ...]], Any],
+    make_first: Callable[[int], Any],
+) -> Any:
+    """The chance outcome of physically rolled dice in the cup games: one sorted hand,
+    whatever order the dice fell in; at the seat draw, die k of n seats picks seat k - 1."""
+    from bluffdice.games.base import IllegalAction
+
+    if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
+        raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
+    if seat_draw:
+        return make_first(dice[0] - 1)
+    return make_dice(tuple(sorted(dice)))

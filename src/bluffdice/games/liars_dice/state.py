@@ -50,7 +50,7 @@ from bluffdice.games.liars_dice.actions import (
     YourDice,
 )
 from bluffdice.games.liars_dice.bids import whole_numbers
-from bluffdice.games.liars_dice.dice import roll_table, zero_sum_returns
+from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
 MIN_PLAYERS = 2
@@ -495,11 +495,10 @@ class LiarsDiceState(TableState, frozen=True):
         """A cup is one sorted hand, whatever order its dice fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        if len(dice) != count or not all(type(d) is int and 1 <= d <= faces for d in dice):
-            raise IllegalAction(f"chance needs {count} dice showing 1 to {faces}, not {dice}")
-        if self.phase == "seat":
-            return FirstPlayer(dice[0] - 1)
-        return Dice(tuple(sorted(dice)))
+        outcome: LiarsDiceOutcome = cup_outcome(
+            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
+        )
+        return outcome
 
 
 _DEFAULT_RULES = LiarsDiceRules()
