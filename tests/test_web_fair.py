@@ -4,12 +4,15 @@ kept in the store across a restart, and the export that `bluffdice verify` check
 
 from __future__ import annotations
 
+import http.server
 import json
 import random
+import threading
 from pathlib import Path
 
 import msgspec
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from bluffdice.cli import app
@@ -19,8 +22,6 @@ from bluffdice.store.tables import TableStore
 from bluffdice.table import seeded
 from bluffdice.table.fair import commitment_of, load_fair_record, verify
 from tests.test_server import ORIGIN, Msg, create, database, hello, play_out
-
-from starlette.testclient import TestClient  # noqa: I001
 
 SECRET = bytes(range(32))
 FAIR = {"dice": "fair"}
@@ -178,3 +179,44 @@ def test_seeds_are_refused_where_they_do_not_belong(client: TestClient) -> None:
         == 400
     )
     assert msgspec.json.decode(client.get(f"/api/tables/{plain['id']}").content)["fair"] is None
+
+
+class _Export(http.server.BaseHTTPRequestHandler):
+    """Serves one export at /api/tables/good/fair, a refusal elsewhere (like the server)."""
+
+    export = b""
+
+    def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+        if self.path == "/api/tables/good/fair":
+            self.send_response(200)
+            body = self.export
+        else:
+            self.send_response(404)
+            body = b'{"error": "no such table (it may have finished long ago)"}'
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_verify_reads_a_url_and_says_when_it_cannot(client: TestClient) -> None:
+    info, _ = play_fair_game(client, random.Random(8))
+    _Export.export = client.get(f"/api/tables/{info['id']}/fair").content
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Export)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        for url in (f"{base}/api/tables/good/fair", f"{base}/t/good", f"{base}/replay/good"):
+            result = CliRunner().invoke(app, ["verify", url, "--json"])
+            assert result.exit_code == 0, result.output
+            assert json.loads(result.output)["verified"] is True
+        result = CliRunner().invoke(app, ["verify", f"{base}/t/gone"])
+        assert result.exit_code == 2 and "404: no such table" in result.output
+    finally:
+        server.shutdown()
+    result = CliRunner().invoke(app, ["verify", f"{base}/t/good"])
+    assert result.exit_code == 2 and "cannot reach" in result.output
+    assert "Traceback" not in result.output
