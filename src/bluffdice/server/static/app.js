@@ -43,6 +43,7 @@ async function showLobby(root) {
     h("option", {value: ""}, t("lobby.noLimit")),
     [15, 30, 60, 120].map((n) => h("option", {value: n}, t("lobby.seconds", {n}))));
   limitSelect.value = "60";
+  const fairBox = h("input", {type: "checkbox", id: "fair"});
   let current = null;  // the chosen game
   let optionValues = {};
   let presetValues = {};
@@ -141,6 +142,7 @@ async function showLobby(root) {
       const made = await api("/api/tables", {
         rules: ruleString.textContent || ruleText(), seats, name,
         limit: limitSelect.value ? Number(limitSelect.value) : null,
+        dice: fairBox.checked ? "fair" : "system",
       });
       keepToken(made.id, made.token);
       location.assign(`/t/${made.id}`);
@@ -166,6 +168,7 @@ async function showLobby(root) {
       field(t("lobby.seats"), "seat-count", seatCount),
       seatList,
       field(t("lobby.limit"), "limit", limitSelect),
+      h("div", {class: "option"}, h("label", {for: "fair"}, h("strong", {}, t("lobby.fair")), " — ", t("lobby.fairAbout")), fairBox),
       errorLine,
       h("button", {type: "submit", class: "primary", id: "create"}, t("lobby.createButton"))),
     h("section", {}, h("h2", {}, t("lobby.open")), tablesList),
