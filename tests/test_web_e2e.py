@@ -258,6 +258,22 @@ def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: A
     ann.page.keyboard.press("ArrowRight")
     assert ann.page.locator("#replay-step").inner_text() != first
     assert "3" in ann.page.locator("#replay-step").inner_text()
+    # the review beside the moves: each decision rated for its player, with its model
+    ann.page.wait_for_selector("#models h2")
+    ann.page.click("#replay-first")
+    for _ in range(400):
+        if ann.page.locator("#rating-model").count():
+            break
+        ann.page.click("#replay-next")
+    model = ann.page.locator("#rating-model").inner_text()
+    assert "Rated by:" in model
+    assert model.split(":", 1)[1].strip().split()[0] in ann.page.locator("#models").inner_text()
+    assert ann.page.locator("#rating h2").inner_text().split("'")[0] in (
+        ann.name,
+        bob.name,
+        cid.name,
+        "honest",
+    )
     shot(ann.page, "replay-desktop")
 
     # Liar's Dice: one round to the reveal

@@ -8,6 +8,7 @@ import http.server
 import json
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -34,9 +35,9 @@ def fair_client(db: str, bot_delay: float = 0) -> TestClient:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     with fair_client(database(tmp_path)) as c:
-        yield c  # type: ignore[misc]
+        yield c
 
 
 def seed(client: TestClient, table: str, token: str, text: str) -> None:

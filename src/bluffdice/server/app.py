@@ -142,6 +142,14 @@ def create_app(
             headers={"Content-Disposition": f'inline; filename="{request.path_params["id"]}.json"'},
         )
 
+    async def api_review(request: Request) -> Response:
+        try:
+            # rating a game takes a moment (odds, the solved round): off the event loop
+            review = await asyncio.to_thread(hall.review, request.path_params["id"])
+        except HallError as exc:
+            return error(str(exc), 404)
+        return MsgspecResponse(review)
+
     async def api_replay(request: Request) -> Response:
         try:
             return MsgspecResponse(hall.replay(request.path_params["id"]))
@@ -219,6 +227,7 @@ def create_app(
         Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
         Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
+        Route("/api/replays/{id}/review", api_review),
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

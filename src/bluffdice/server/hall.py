@@ -605,6 +605,7 @@ class Hall:
         """Makes the secret of each table with fair dice (tests pass a known one)."""
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
+        self._reviews: dict[str, dict[str, Any]] = {}
         self._finished: deque[str] = deque()
 
     # --- persistence ---------------------------------------------------------------------
@@ -795,17 +796,7 @@ class Hall:
 
     def replay(self, table_id: str) -> dict[str, Any]:
         """A finished game step by step, everything revealed: for the replay page."""
-        live = self.tables.get(table_id)
-        table = live.table if live is not None else None
-        stored = self.store.get(table_id) if self.store is not None else None
-        if table is None:
-            if stored is None or self.store is None:
-                raise HallError("no such game")
-            seats = [SeatSpec.from_stored(s) for s in stored.seats]
-            gone = LiveTable(self, stored.id, stored.rules, stored.players, None, seats)
-            table = gone.rebuilt(self.store.steps(table_id))
-        if not table.over:
-            raise HallError("this game is not over yet: its replay opens when it ends")
+        table = self._finished_table(table_id)
         return {
             "id": table_id,
             "game": table.spec.name,
@@ -817,6 +808,52 @@ class Hall:
                 for e in table.log
             ],
         }
+
+    def review(self, table_id: str) -> dict[str, Any]:
+        """Every decision of every player of a finished game rated as `bluffdice review`
+        rates it (`bluffdice.review.review_game`, from each player's own seat), with the
+        models that rated them: for the replay page, beside each move."""
+        cached = self._reviews.get(table_id)
+        if cached is not None:
+            return cached
+        from bluffdice.review import review_game
+
+        table = self._finished_table(table_id)
+        ratings: list[dict[str, Any]] = []
+        models: dict[str, str] = {}
+        reason = None
+        try:
+            for seat in range(table.players):
+                reviewed = review_game(table.record, seat, table.names)
+                models.update(reviewed.models)
+                for row in reviewed.to_json()["ratings"]:
+                    ratings.append({"seat": seat, **row})
+        except (NotImplementedError, BluffdiceError, ValueError) as exc:
+            ratings, models = [], {}
+            reason = f"no review for {table.spec.title} games yet" + (
+                f": {exc}" if str(exc) else ""
+            )
+        ratings.sort(key=lambda row: row["step"])
+        answer = {"id": table_id, "ratings": ratings, "models": models, "reason": reason}
+        self._reviews[table_id] = answer
+        while len(self._reviews) > KEEP_FINISHED:
+            self._reviews.pop(next(iter(self._reviews)))
+        return answer
+
+    def _finished_table(self, table_id: str) -> Table:
+        """A finished game at a table: the one in memory, or rebuilt from the store."""
+        live = self.tables.get(table_id)
+        table = live.table if live is not None else None
+        stored = self.store.get(table_id) if self.store is not None else None
+        if table is None:
+            if stored is None or self.store is None:
+                raise HallError("no such game")
+            seats = [SeatSpec.from_stored(s) for s in stored.seats]
+            gone = LiveTable(self, stored.id, stored.rules, stored.players, None, seats)
+            table = gone.rebuilt(self.store.steps(table_id))
+        if not table.over:
+            raise HallError("this game is not over yet: its replay opens when it ends")
+        return table
 
     def close(self) -> None:
         for live in self.tables.values():
