@@ -18,6 +18,9 @@ CATALOGUE = {
     lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text()) for lang in ("en", "ru")
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+OTHER_WORDING = {"bid": {"face", "faces", "quantity"}}
+"""Keys whose translation may use other parameters of the ones the page passes (Russian
+writes a bid as 3× 6, since its plural of a face depends on the number)."""
 
 
 def test_english_and_russian_have_the_same_keys_and_placeholders() -> None:
@@ -25,6 +28,9 @@ def test_english_and_russian_have_the_same_keys_and_placeholders() -> None:
     assert set(en) == set(ru)
     for key, text in en.items():
         assert text.strip() and ru[key].strip(), key
+        if key in OTHER_WORDING:
+            assert set(PLACEHOLDER.findall(ru[key])) <= OTHER_WORDING[key], key
+            continue
         assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(ru[key])), key
 
 

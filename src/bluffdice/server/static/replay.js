@@ -24,7 +24,7 @@ export async function showReplay(root, gameId) {
 
   function chanceText(chance) {
     if (!chance) return null;
-    if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value)})`});
+    if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value, data.rules)})`});
     if (chance.type === "liars-dice.dice" || chance.type === "common-hand.dice") {
       return t("replay.chance", {text: dieFaces(chance.dice)});
     }
@@ -35,7 +35,7 @@ export async function showReplay(root, gameId) {
     const step = steps[at];
     const update = step.update;
     counter.textContent = t("replay.step", {n: at + 1, total: steps.length});
-    const lines = update.events.map((e) => eventText(e, data.names)).filter(Boolean);
+    const lines = update.events.map((e) => eventText(e, {names: data.names, rules: data.rules, game: data.game, viewer: null})).filter(Boolean);
     const hands = update.events.flatMap((e) => revealedHands(e, data.names));
     clear(body,
       h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: step.text})),

@@ -68,7 +68,7 @@ export function showTable(root, tableId) {
         if (m.rematch && s.wantRematch) { goRematch(); return; }
         break;
       case "welcome":
-        s.names = m.names; s.view = m.view; s.log = []; s.reveal = null;
+        s.names = m.names; s.rules = m.rules; s.game = m.game; s.view = m.view; s.log = []; s.reveal = null;
         for (const update of m.history) absorb(update);
         s.view = m.view;
         break;
@@ -98,7 +98,7 @@ export function showTable(root, tableId) {
     let revealed = false;
     const hands = [];
     for (const event of update.events) {
-      const text = eventText(event, s.names);
+      const text = eventText(event, {names: s.names, rules: s.rules, game: s.game, viewer: update.recipient ?? null});
       if (text) lines.push(text);
       if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names)); }
     }
@@ -247,7 +247,7 @@ export function showTable(root, tableId) {
     if (!v || s.info.you === null || s.info.status === "finished") { clear(parts.dice); return; }
     let shown;
     if (v.game === "mia") {
-      if (v.my_dice != null) shown = h("span", {class: "dice"}, dieFaces([Math.floor(v.my_dice / 10), v.my_dice % 10]), " ", h("small", {}, miaValue(v.my_dice)));
+      if (v.my_dice != null) shown = h("span", {class: "dice"}, dieFaces([Math.floor(v.my_dice / 10), v.my_dice % 10]), " ", h("small", {}, miaValue(v.my_dice, s.rules)));
       else if (v.phase === "hold" && v.turn === v.player) shown = t("table.notLooked");
       else shown = t("table.noDice");
     } else if (v.my_dice) {
@@ -262,7 +262,7 @@ export function showTable(root, tableId) {
     const v = s.view;
     if (!v) { clear(parts.calls); return; }
     const calls = v.game === "mia"
-      ? (v.calls || []).map((c) => `${seatName(c.player)}: ${c.kind === "pass" ? t("act.pass.value", {value: miaValue(c.value)}) : miaValue(c.value)}`)
+      ? (v.calls || []).map((c) => `${seatName(c.player)}: ${c.kind === "pass" ? t("act.pass.value", {value: miaValue(c.value, s.rules)}) : miaValue(c.value, s.rules)}`)
       : (v.bids || []).map((b) => `${seatName(b.player)}: ${bidText(b.quantity, b.face)}`);
     clear(parts.calls, h("h2", {}, `${t("table.history")} (${t("table.round", {n: v.round})})`),
       h("p", {class: "call-list"}, calls.length ? calls.join(" → ") : t("table.nothingYet")));
