@@ -53,7 +53,8 @@ export async function showReplay(root, gameId) {
   function showRating(n) {
     const r = review && review.get(n);
     if (!r) { clear(rating); return; }
-    const figure = (x) => (Math.abs(x) < 1 ? `${Math.round(x * 1000) / 10}%` : String(x));
+    // chances (p_...) as percentages, other figures (expected losses, flags) as numbers
+    const figure = (k, x) => (k.startsWith("p_") ? `${Math.round(x * 1000) / 10}%` : String(Math.round(x * 1000) / 1000));
     const mark = r.mark || (r.cost === null ? "" : "✓");
     clear(rating,
       h("h2", {}, t("review.title", {player: name(r.seat)}), " ", h("span", {class: `mark${r.mark ? " bad" : ""}`, id: "rating-mark"}, mark)),
@@ -62,7 +63,7 @@ export async function showReplay(root, gameId) {
         ? t("review.cost", {cost: r.cost.toFixed(2), best: r.best})
         : t("review.best")) : h("p", {id: "rating-cost"}, t("review.notRated")),
       Object.keys(r.figures).length ? h("ul", {class: "figures"}, Object.entries(r.figures).map(([k, v]) =>
-        h("li", {}, `${k.replaceAll("_", " ")}: ${figure(v)}`))) : null,
+        h("li", {}, `${k.replaceAll("_", " ")}: ${figure(k, v)}`))) : null,
       r.equilibrium ? h("p", {}, t("review.equilibrium", {moves: Object.entries(r.equilibrium).map(([k, v]) => `${k} ${Math.round(v * 100)}%`).join(", ")})) : null,
       r.truth ? h("p", {}, t("review.truth", {truth: r.truth})) : null,
       r.note ? h("p", {class: "hint-line"}, r.note) : null,
