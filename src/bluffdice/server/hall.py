@@ -214,6 +214,7 @@ class LiveTable:
     server_seed: bytes | None = None
     """Fair dice: the secret the commitment is made of; never sent before the game is over."""
     fair_dice: FairDice | None = None
+    _fair_digest: str | None = None
     _timer: asyncio.TimerHandle | None = None
     _bot_timer: asyncio.TimerHandle | None = None
 
@@ -243,7 +244,7 @@ class LiveTable:
                 "commitment": commitment_of(self.server_seed),
                 "seed": None if seat is None else self.seats[seat].seed,
                 "waiting": [i for i, s in enumerate(self.seats) if s.taken and s.seed is None],
-                "digest": self.fair_record().digest if self.status == "finished" else None,
+                "digest": self._digest() if self.status == "finished" else None,
             }
         return {
             "id": self.id,
@@ -377,6 +378,12 @@ class LiveTable:
         if self.fair_dice is None or self.table is None or not self.table.over:
             raise HallError("the dice are shown to be fair when the game is over")
         return self.fair_dice.fair_record(self.table.record)
+
+    def _digest(self) -> str:
+        """The finished fair record's digest (shown at the end), worked out once."""
+        if self._fair_digest is None:
+            self._fair_digest = self.fair_record().digest
+        return self._fair_digest
 
     def _write(self, entry: Entry) -> None:
         """First listener: the step is committed before anyone hears of it."""
