@@ -10,6 +10,7 @@ timeout, which the narration leaves to the result screen and the turn line, get 
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -68,7 +69,8 @@ def cases() -> list[dict[str, Any]]:
                 rules, players, dice=seeded(game_seed), names=["Ann", "Bob", "Cid", "Dee"][:players]
             )
             game = table.spec.name
-            run_sync(table, [load_bot(bots[i % len(bots)], game) for i in range(players)])
+            rng = random.Random(game_seed)
+            run_sync(table, [load_bot(bots[i % len(bots)], game, rng) for i in range(players)])
             words = words_for(table.rules)
             for entry in table.log:
                 for event in entry.events:
@@ -92,11 +94,13 @@ def cases() -> list[dict[str, Any]]:
 def rare_cases() -> list[dict[str, Any]]:
     """Events seeded bot games seldom make: cheers, a stiff drink, palifico, a full cup."""
     from bluffdice.games.liars_dice.actions import DiceChanged, RoundStarted
-    from bluffdice.games.mia.actions import CheersShown, Penalty
+    from bluffdice.games.mia.actions import CheersShown, MiaAttempt, Penalty
 
     names = ["Ann", "Bob", "Cid"]
     rare = [
         ("mia(joker32=on)", CheersShown(player=1)),
+        ("mia(beat_mia=on)", MiaAttempt(player=2, value=21)),
+        ("mia(beat_mia=on,pips=on)", MiaAttempt(player=0, value=64)),
         ("mia(mode=drinking)", Penalty(player=2, amount=1, reason="mia_found", stiff=True)),
         ("mia(mode=drinking)", Penalty(player=0, amount=3, reason="lied_about_mia")),
         ("mia(mia_doubled=on)", Penalty(player=0, amount=2, reason="beat_failed")),
