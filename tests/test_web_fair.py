@@ -221,3 +221,22 @@ def test_verify_reads_a_url_and_says_when_it_cannot(client: TestClient) -> None:
     result = CliRunner().invoke(app, ["verify", f"{base}/t/good"])
     assert result.exit_code == 2 and "cannot reach" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_rematch_of_a_fair_table_commits_anew_and_waits_for_seeds(tmp_path: Path) -> None:
+    secrets_made = iter([bytes([1]) * 32, bytes([2]) * 32])
+    tables = TableStore(Store(database(tmp_path)).engine)
+    hall = Hall(tables, dice=lambda: seeded(1), bot_delay=0, server_seed=lambda: next(secrets_made))
+    with TestClient(create_app(tables, hall)) as client:
+        made = create(client, **FAIR)
+        seed(client, made["id"], made["token"], "first")
+        with client.websocket_connect(f"/ws/{made['id']}", headers=ORIGIN) as ws:
+            sock = hello(ws, made["token"])
+            play_out(sock, random.Random(9))
+            sock.send({"type": "rematch"})
+            info = sock.until(lambda m: m["type"] == "table" and m["rematch"] is not None)
+        again = client.get(f"/api/tables/{info['rematch']}").json()
+        assert again["status"] == "open" and again["fair"]["waiting"] == [0]
+        assert again["fair"]["commitment"] == commitment_of(bytes([2]) * 32)
+        seed(client, again["id"], made["token"], "second")
+        assert client.get(f"/api/tables/{again['id']}").json()["status"] == "running"
