@@ -218,6 +218,7 @@ def test_verify_reads_a_url_and_says_when_it_cannot(client: TestClient) -> None:
         assert result.exit_code == 2 and "404: no such table" in result.output
     finally:
         server.shutdown()
+        server.server_close()  # nothing listens there now: the connection is refused
     result = CliRunner().invoke(app, ["verify", f"{base}/t/good"])
     assert result.exit_code == 2 and "cannot reach" in result.output
     assert "Traceback" not in result.output
