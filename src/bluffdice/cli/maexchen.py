@@ -88,6 +88,15 @@ def maexchen(
             "operating system's cryptographic generator."
         ),
     ] = None,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="system (the operating system's generator; seeded with --seed) or fair: "
+            "every round's dice come from a commit-reveal stream; the round's commitment is "
+            "stored (and shown on the web scoreboard) before its first die, its seed after "
+            "it, and `bluffdice verify maexchen:CONTEST:ROUND` checks it.",
+        ),
+    ] = "system",
     max_datagram: Annotated[
         int, typer.Option(help="Longer datagrams are dropped unread (bytes).")
     ] = 512,
@@ -137,6 +146,8 @@ def maexchen(
         raise fail(f"--max-datagram must be between 64 and 65507, not {max_datagram}")
     if rate <= 0:
         raise fail(f"--rate must be positive, not {rate}")
+    if dice not in ("system", "fair"):
+        raise fail(f"--dice must be system or fair, not {dice!r}")
     specs = [s.strip() for s in house_bots.split(",") if s.strip()] if house_bots else []
     if specs:
         from bluffdice.bots.base import load_bot
@@ -165,7 +176,15 @@ def maexchen(
     try:
         summary = asyncio.run(
             _serve(
-                options, parsed, seed, specs, database, duration, live and not as_json, interrupted
+                options,
+                parsed,
+                seed,
+                specs,
+                database,
+                duration,
+                live and not as_json,
+                interrupted,
+                fair=dice == "fair",
             )
         )
     finally:
@@ -189,6 +208,7 @@ async def _serve(
     duration: float | None,
     live: bool,
     interrupted: list[int],
+    fair: bool = False,
 ) -> dict[str, Any]:
     import asyncio
     import contextlib
@@ -201,12 +221,19 @@ async def _serve(
 
     from bluffdice.games.registry import rules_string
     from bluffdice.protocol.maexchen_house import start_house_bots
-    from bluffdice.protocol.maexchen_server import MaexchenServer, PlayedRound, dice_source
+    from bluffdice.protocol.maexchen_server import (
+        MaexchenServer,
+        PlayedRound,
+        dice_source,
+        fair_rounds,
+    )
     from bluffdice.protocol.maexchen_standings import ContestStandings
     from bluffdice.store.maexchen import ContestStore
 
     dice, shuffle = dice_source(seed)
-    server = MaexchenServer(options, dice, shuffle, rules)
+    server = MaexchenServer(
+        options, dice, shuffle, rules, round_dice=fair_rounds(seed) if fair else None
+    )
     try:
         address = await server.start()
     except OSError as exc:
@@ -220,6 +247,7 @@ async def _serve(
             "timeout": options.timeout,
             "early_start": options.early_start,
             "house_bots": specs,
+            "dice": "fair" if fair else "system",
         }
         contest = contests.start(rules_string(server.rules), settings, seed)
     fresh: list[PlayedRound] = []
@@ -393,3 +421,31 @@ def standings(
         out.print_json(json.dumps(summary))
         return
     out.print(_scoreboard(lines, summary))
+
+
+def stored_fair_round(source: str, db: str | None) -> bytes:
+    """`maexchen:ROUND` or `maexchen:CONTEST:ROUND` as the stored fair record `bluffdice
+    verify` checks; bad input or a round without fair dice is a FairnessError."""
+    import msgspec
+
+    from bluffdice.store import Store, StoreError
+    from bluffdice.store.location import default_database
+    from bluffdice.store.maexchen import ContestStore
+    from bluffdice.table.fair import FairnessError
+
+    parts = source.split(":")[1:]
+    if not 1 <= len(parts) <= 2 or not all(p.isdigit() for p in parts):
+        raise FairnessError(
+            "a stored Mäxchen round is maexchen:ROUND or maexchen:CONTEST:ROUND (numbers)"
+        )
+    contest = int(parts[0]) if len(parts) == 2 else None
+    number = int(parts[-1])
+    try:
+        store = Store(db if db is not None else default_database(), create=False)
+        try:
+            fair = ContestStore(store).fair_round(contest, number)
+        finally:
+            store.close()
+    except StoreError as exc:
+        raise FairnessError(str(exc)) from None
+    return msgspec.json.encode(fair)

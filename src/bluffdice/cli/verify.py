@@ -40,7 +40,9 @@ def verify_command(
         typer.Argument(
             metavar="RECORD",
             help="A fair game record (JSON file), - to read it from standard input, or the "
-            "id of a stored game played with fair dice (tournament --dice fair).",
+            "id of a stored game played with fair dice (tournament --dice fair), or "
+            "maexchen:ROUND / maexchen:CONTEST:ROUND for a round of a Mäxchen contest run "
+            "with --dice fair (default contest: the latest).",
             show_default=False,
         ),
     ],
@@ -92,6 +94,10 @@ def _read(source: str, db: str | None = None) -> bytes:
     path = Path(source)
     if source.isdigit() and not path.exists():
         return _stored(int(source), db)
+    if source.startswith("maexchen:") and not path.exists():
+        from bluffdice.cli.maexchen import stored_fair_round
+
+        return stored_fair_round(source, db)
     try:
         return path.read_bytes()
     except FileNotFoundError:

@@ -36,6 +36,7 @@ from bluffdice.games.record import Record
 from bluffdice.games.registry import rules_string
 from bluffdice.protocol import maexchen as proto
 from bluffdice.table import DiceSource, Table, seeded, system
+from bluffdice.table.fair import SCHEME, FairDice, FairRecord
 
 Address = tuple[str, int]
 
@@ -116,9 +117,13 @@ class PlayedRound:
     """Everybody's total after the round, as in the SCORE line."""
     dice: Any = None
     """The dice source the round used (with `round_dice`, that round's own)."""
+    fair: FairRecord | None = None
+    """With fair dice: the round's record with its server seed revealed (verifiable)."""
 
 
 RoundListener = Callable[[PlayedRound], None]
+CommitmentListener = Callable[[int, str], None]
+"""Told (round number, commitment) before a fair round's first die is drawn."""
 
 
 class Stopped(Exception):
@@ -194,6 +199,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         and dropped without playing leave no trace (a flood of names cannot grow it)."""
         self.round_number = 0
         self.listeners: list[RoundListener] = []
+        self.commitments: list[CommitmentListener] = []
         self.transport: asyncio.DatagramTransport | None = None
         self._by_address: dict[Address, Client] = {}
         self._secrets: dict[str, bytes] = {}
@@ -518,6 +524,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         seats = list(joined)
         self.shuffle.shuffle(seats)
         dice = self.round_dice(self.round_number) if self.round_dice else self.dice
+        if isinstance(dice, FairDice):
+            for told in self.commitments:
+                told(self.round_number, dice.commitment)
         table = Table(self.rules, len(seats), dice=dice, names=seats)
         n = len(seats)
         state: Any = table.state
@@ -547,15 +556,23 @@ class MaexchenServer(asyncio.DatagramProtocol):
             if not c.spectator and c.name not in self.scores
         ]
         self._broadcast(proto.score_line([*self.scores.items(), *waiting]))
+        record = Record(
+            game=table.spec.name,
+            rules=self._rules_text,
+            players=n,
+            steps=tuple(e.text for e in table.log),
+        )
+        # A round the server ruled on ends before the engine's end: its seed is revealed
+        # all the same, since no die of it is ever drawn again.
+        fair = (
+            dice.fair_record(record, unfinished=ruling is not None)
+            if isinstance(dice, FairDice)
+            else None
+        )
         return PlayedRound(
             number=self.round_number,
             order=order,
-            record=Record(
-                game=table.spec.name,
-                rules=self._rules_text,
-                players=n,
-                steps=tuple(e.text for e in table.log),
-            ),
+            record=record,
             seats=tuple(seats),
             losers=losers,
             reason=reason,
@@ -563,6 +580,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             points=points,
             scores=dict(self.scores),
             dice=dice,
+            fair=fair,
         )
 
     async def _turns(self, table: Table) -> dict[str, Any] | None:
@@ -646,6 +664,21 @@ def _expire(future: asyncio.Future[proto.Answer | None]) -> None:
         future.set_result(None)
 
 
+def fair_rounds(seed: int | None = None) -> Callable[[int], FairDice]:
+    """`round_dice` for provably fair rounds: each round gets its own server seed, so
+    revealing it after the round shows nothing of the rounds to come. With `seed` the
+    seeds are derived from it and the round number (reproducible test contests; anyone
+    who knows the seed knows every die, so it proves nothing to players)."""
+
+    def round_dice(number: int) -> FairDice:
+        if seed is None:
+            return FairDice()
+        text = f"{SCHEME} maexchen seed {seed} round {number}"
+        return FairDice(hashlib.sha256(text.encode()).digest())
+
+    return round_dice
+
+
 def dice_source(seed: int | None) -> tuple[DiceSource, random.Random]:
     """Dice and seat shuffles: from the operating system's cryptographic generator, or
     reproducible from `seed` (one generator for both)."""
@@ -664,5 +697,6 @@ __all__ = [
     "RateLimiter",
     "Stats",
     "dice_source",
+    "fair_rounds",
     "round_rules",
 ]
