@@ -212,113 +212,48 @@ async def _serve(
 ) -> dict[str, Any]:
     import asyncio
     import contextlib
-    import dataclasses
     import signal
-    import time
 
-    import msgspec
     from rich.live import Live
 
-    from bluffdice.games.registry import rules_string
-    from bluffdice.protocol.maexchen_house import start_house_bots
-    from bluffdice.protocol.maexchen_server import (
-        MaexchenServer,
-        PlayedRound,
-        dice_source,
-        fair_rounds,
-    )
-    from bluffdice.protocol.maexchen_standings import ContestStandings
-    from bluffdice.store.maexchen import ContestStore
+    from bluffdice.protocol.maexchen_contest import Contest
 
-    dice, shuffle = dice_source(seed)
-    server = MaexchenServer(
-        options, dice, shuffle, rules, round_dice=fair_rounds(seed) if fair else None
-    )
+    contest = Contest(options, rules, seed, specs, database, fair=fair)
     try:
-        address = await server.start()
+        address = await contest.start()
     except OSError as exc:
         raise fail(
             f"cannot listen on {options.host}:{options.port}: {exc.strerror or exc}"
         ) from None
-    contests = ContestStore(database) if database is not None else None
-    contest = None
-    if contests is not None:
-        settings = {
-            "timeout": options.timeout,
-            "early_start": options.early_start,
-            "house_bots": specs,
-            "dice": "fair" if fair else "system",
-        }
-        contest = contests.start(rules_string(server.rules), settings, seed)
-    fresh: list[PlayedRound] = []
-    server.listeners.append(fresh.append)
-    standings = ContestStandings()
+    except (RuntimeError, TimeoutError) as exc:
+        raise fail(f"house bots: {exc}") from None
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, server.stop)
+            loop.add_signal_handler(sig, contest.stop)
     err.print(
         f"Mäxchen server on udp {address[0]}:{address[1]}"
-        + (f", contest {contest} in {database.location}" if contest else "")
+        + (f", contest {contest.number} in {contest.location}" if contest.number else "")
         + ". Ctrl-C stops it.",
         highlight=False,
     )
     if interrupted:
-        server.stop()
-    house = []
-    try:
-        house = await start_house_bots(specs, address, shuffle, rules=rules)
-    except (RuntimeError, TimeoutError) as exc:
-        server.close()
-        raise fail(f"house bots: {exc}") from None
-    started = time.perf_counter()
-    running = asyncio.create_task(server.run())
-
-    def absorb() -> None:
-        batch = fresh[:]
-        fresh.clear()
-        if contests is not None and contest is not None:
-            contests.add_rounds(contest, batch)
-        for played in batch:
-            standings.add(played, played.reason)
-
-    def summary() -> dict[str, Any]:
-        seconds = time.perf_counter() - started
-        return {
-            "contest": contest,
-            "address": f"{address[0]}:{address[1]}",
-            "rounds": server.stats.rounds,
-            "seconds": round(seconds, 3),
-            "rounds_per_second": round(server.stats.rounds / seconds, 1) if seconds else 0.0,
-            "scores": dict(server.scores),
-            "reasons": dict(sorted(standings.reasons.items())),
-            "stats": dataclasses.asdict(server.stats),
-            "standings": [msgspec.to_builtins(line) for line in standings.lines()],
-        }
-
+        contest.stop()
     display = Live(console=err, refresh_per_second=4, transient=False) if live else None
+
+    def show() -> None:
+        if display is not None:
+            now = contest.summary()
+            display.update(_scoreboard(now["standings"], now))
+
     try:
         if display is not None:
             display.start()
-        while not running.done():
-            await asyncio.wait({running}, timeout=0.5)
-            absorb()
-            if duration is not None and time.perf_counter() - started >= duration:
-                server.stop()
-            if display is not None:
-                now = summary()
-                display.update(_scoreboard(now["standings"], now))
-        await running
-        absorb()
+        await contest.run(duration, show)
     finally:
         if display is not None:
             display.stop()
-        for bot in house:
-            bot.close()
-        server.close()
-    result = summary()
-    if contests is not None and contest is not None:
-        contests.finish(contest, result)
+        result = await contest.close()
     return result
 
 
