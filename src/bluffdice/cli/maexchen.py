@@ -148,16 +148,7 @@ def maexchen(
         raise fail(f"--rate must be positive, not {rate}")
     if dice not in ("system", "fair"):
         raise fail(f"--dice must be system or fair, not {dice!r}")
-    specs = [s.strip() for s in house_bots.split(",") if s.strip()] if house_bots else []
-    if specs:
-        from bluffdice.bots.base import load_bot
-        from bluffdice.errors import BluffdiceError
-
-        for spec in specs:
-            try:
-                load_bot(spec, "mia")
-            except BluffdiceError as exc:
-                raise fail(str(exc)) from None
+    specs = house_bot_specs(house_bots)
     plot = plot_target(plot)
     options = Options(
         host=host,
@@ -197,6 +188,21 @@ def maexchen(
         out.print_json(json.dumps(summary))
         return
     out.print(_scoreboard(summary["standings"], summary))
+
+
+def house_bot_specs(text: str | None) -> list[str]:
+    """--house-bots as a list of bot specs, each checked to load (else a clean error)."""
+    specs = [s.strip() for s in text.split(",") if s.strip()] if text else []
+    if specs:
+        from bluffdice.bots.base import load_bot
+        from bluffdice.errors import BluffdiceError
+
+        for spec in specs:
+            try:
+                load_bot(spec, "mia")
+            except BluffdiceError as exc:
+                raise fail(str(exc)) from None
+    return specs
 
 
 async def _serve(
