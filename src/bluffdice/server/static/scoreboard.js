@@ -59,7 +59,7 @@ function drawStandings(lines) {
 function drawRounds(rounds) {
   const list = $("rounds");
   list.replaceChildren();
-  for (const r of rounds) {
+  for (const r of rounds.slice(0, 8)) {
     const item = document.createElement("li");
     const lost = new Set(r.losers);
     item.append(`#${r.number} `);
