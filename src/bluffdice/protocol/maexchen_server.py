@@ -216,6 +216,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._player_arrived: asyncio.Event | None = None
         self._stopping = False
         self._sock: socket.socket | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop `start()` ran in (asking asyncio for it costs a system call each time)."""
         self._outbox: list[tuple[bytes, Address]] = []
         self._urgent: Address | None = None
         self._tokens: list[str] = []
@@ -224,7 +226,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     async def start(self) -> Address:
         """Bind the UDP port; returns the address it listens on (port 0: an ephemeral one)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._player_arrived = asyncio.Event()
         infos = await loop.getaddrinfo(self.options.host, self.options.port, type=socket.SOCK_DGRAM)
         family, _, _, _, where = infos[0]
@@ -287,8 +289,10 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._answer(message, address)
         elif isinstance(message, proto.Register):
             self._register(message, address)
+            self._flush()
         else:
             self._unregister(address)
+            self._flush()
 
     def error_received(self, exc: Exception) -> None:
         """ICMP errors (a bot that went away) are not the server's problem."""
@@ -383,9 +387,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
     # --- datagrams out ---------------------------------------------------------------------
 
     def _send(self, data: bytes, address: Address) -> None:
-        """Queue a datagram; the queue goes out when the round's code next waits."""
-        if not self._outbox:
-            asyncio.get_running_loop().call_soon(self._flush)
+        """Queue a datagram; the queue goes out (`_flush`) before the server next waits:
+        at the end of a registration, before a question's answer or the join window is
+        awaited, and at the end of a round."""
         self._outbox.append((data, address))
 
     def _flush(self) -> None:
@@ -419,8 +423,6 @@ class MaexchenServer(asyncio.DatagramProtocol):
     def _broadcast(self, line: str) -> None:
         """To every registered client, spectators included."""
         data = line.encode("utf-8")
-        if not self._outbox:
-            asyncio.get_running_loop().call_soon(self._flush)
         self._outbox.extend([(data, address) for address in self._by_address])
 
     def _token(self) -> str:
@@ -438,13 +440,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
         client = self.clients.get(name)
         if client is None:
             return None  # it unregistered during the round: it cannot answer
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        assert loop is not None, "start() the server first"
         future: asyncio.Future[proto.Answer | None] = loop.create_future()
         token = self._token()
         self._question = _Question(name, token, commands, future)
         self._urgent = client.address
         self._send(f"{line};{token}".encode(), client.address)
         timer = loop.call_later(self.options.timeout, _expire, future)
+        self._flush()
         try:
             return await future
         finally:
@@ -455,6 +459,12 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     async def play_round(self) -> PlayedRound | None:
         """One round: invitations, then play; None if it was canceled."""
+        try:
+            return await self._play_round()
+        finally:
+            self._flush()
+
+    async def _play_round(self) -> PlayedRound | None:
         self._invitations += 1
         retry = self._invitations % max(1, self.options.idle_retry) == 0
         idle = self.options.idle_after
@@ -476,6 +486,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if not joined:
             self.stats.canceled += 1
             self._broadcast("ROUND CANCELED;NO_PLAYERS")
+            self._flush()
             await asyncio.sleep(self.options.idle_pause)
             return None
         self.round_number += 1
@@ -488,6 +499,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             played = await self._play(joined)
         except Stopped:
             return None
+        self._flush()  # the round's end goes out before anybody else hears of it
         self.stats.rounds += 1
         for listener in self.listeners:
             listener(played)
@@ -502,10 +514,12 @@ class MaexchenServer(asyncio.DatagramProtocol):
             token = self._token()
             self._invites[token] = name
             self._tell(name, f"ROUND STARTING;{token}")
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        assert loop is not None, "start() the server first"
         window: asyncio.Future[proto.Answer | None] = loop.create_future()
         self._all_joined = window if self.options.early_start else None
         timer = loop.call_later(self.options.timeout, _expire, window)
+        self._flush()
         try:
             await window
         finally:
