@@ -24,12 +24,15 @@ import random
 import selectors
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from bluffdice.protocol.maexchen_contest import Contest
 from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
 from bluffdice.protocol.maexchen_server import MaexchenServer, Options, PlayedRound, dice_source
+from bluffdice.store import Store
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"
 
@@ -83,12 +86,22 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
-    dice, rng = dice_source(1)
-    server = MaexchenServer(
-        Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25), dice, rng
-    )
-    _, port = await server.start()
+async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) -> dict[str, Any]:
+    """Rounds per second of the bare server, or (`contest`) of the whole contest as
+    `bluffdice maexchen` runs it: rounds stored in a SQLite file every half second and
+    ranked with openskill, in the server's process."""
+    options = Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25)
+    folder = tempfile.TemporaryDirectory()
+    if contest:
+        database = Store(str(Path(folder.name) / "bench.db"))
+        organiser: Contest | None = Contest(options, seed=1, database=database)
+        assert organiser is not None
+        server = organiser.server
+        _, port = await organiser.start()
+    else:
+        dice, rng = dice_source(1)
+        organiser, server = None, MaexchenServer(options, dice, rng)
+        _, port = await server.start()
     context = multiprocessing.get_context("spawn")
     child = context.Process(target=_bots_process, args=(port, bots, seconds + 30), daemon=True)
     child.start()
@@ -99,7 +112,7 @@ async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         else:
             raise RuntimeError("the bots did not register")
-        running = asyncio.create_task(server.run())
+        running = asyncio.create_task(organiser.run() if organiser else server.run())
         await asyncio.sleep(min(1.0, seconds / 4))  # warm up
         rounds, sent, received = server.stats.rounds, server.stats.sent, server.stats.received
         started, cpu = time.perf_counter(), time.process_time()
@@ -111,13 +124,19 @@ async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
         stats = server.stats
         server.stop()
         await asyncio.wait_for(running, 5)
+        if organiser is not None:
+            stored = (await organiser.close())["rounds"]
+            assert stored == server.stats.rounds == organiser.standings.rounds
     finally:
         server.close()
         child.terminate()
         child.join(5)
+        if contest:
+            database.close()
+        folder.cleanup()
     return {
         "bots": bots,
-        "start": "early" if early else "250 ms window",
+        "start": ("early" if early else "250 ms window") + (", stored" if contest else ""),
         "rounds": played,
         "seconds": elapsed,
         "rounds/s": played / elapsed,
@@ -189,16 +208,17 @@ def main() -> None:
             for early in (True, False):
                 seconds = args.seconds if early else max(2.0, args.seconds / 2)
                 rows.append(asyncio.run(_speed(bots, early, seconds)))
+        rows.append(asyncio.run(_speed(4, True, args.seconds, contest=True)))
         print("\nRounds per second, bots in another process, loopback, answers at once")
         print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
         print(
-            f"{'bots':>4}  {'start':<14} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
+            f"{'bots':>4}  {'start':<22} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
             f"{'dgrams out/s':>12} {'dgrams in/s':>11} {'server cpu ms/round':>19} "
             f"{'bots cpu ms/round':>17}"
         )
         for r in rows:
             print(
-                f"{r['bots']:>4}  {r['start']:<14} {r['rounds']:>7} {r['seconds']:>6.1f} "
+                f"{r['bots']:>4}  {r['start']:<22} {r['rounds']:>7} {r['seconds']:>6.1f} "
                 f"{r['rounds/s']:>9.1f} {r['datagrams out/s']:>12.0f} "
                 f"{r['datagrams in/s']:>11.0f} {r['cpu ms/round']:>19.2f} "
                 f"{r['bots cpu ms/round']:>17.2f}"
