@@ -426,7 +426,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._outbox.extend([(data, address) for address in self._by_address])
 
     def _token(self) -> str:
-        """16 hex digits from the operating system's generator, fetched 4 KiB at a time
+        """16 hex digits from the operating system's generator, fetched 2 KiB at a time
         (one system call per 256 tokens instead of one per token)."""
         if not self._tokens:
             pool = secrets.token_bytes(8 * 256)
