@@ -40,9 +40,11 @@ def verify_command(
         typer.Argument(
             metavar="RECORD",
             help="A fair game record (JSON file), - to read it from standard input, the "
-            "id of a stored game played with fair dice (tournament --dice fair), or the "
-            "URL of a browser table's record (bluffdice serve: the result screen's "
-            "'verify this game' link, or the table's own link).",
+            "id of a stored game played with fair dice (tournament --dice fair), the URL "
+            "of a browser table's record (bluffdice serve: the result screen's 'verify "
+            "this game' link, or the table's own link), or maexchen:ROUND / "
+            "maexchen:CONTEST:ROUND for a round of a Mäxchen contest run with --dice fair "
+            "(default contest: the latest).",
             show_default=False,
         ),
     ],
@@ -96,6 +98,10 @@ def _read(source: str, db: str | None = None) -> bytes:
     path = Path(source)
     if source.isdigit() and not path.exists():
         return _stored(int(source), db)
+    if source.startswith("maexchen:") and not path.exists():
+        from bluffdice.cli.maexchen import stored_fair_round
+
+        return stored_fair_round(source, db)
     try:
         return path.read_bytes()
     except FileNotFoundError:

@@ -16,7 +16,7 @@ import functools
 import gc
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -32,6 +32,9 @@ from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
 from bluffdice.store.tables import TableStore
+
+if TYPE_CHECKING:  # loads with `serve --maexchen` only
+    from bluffdice.server.scoreboard import Scoreboard
 
 STATIC = Path(__file__).parent / "static"
 HELLO_SECONDS = 10.0
@@ -52,9 +55,11 @@ def create_app(
     store: TableStore | None,
     hall: Hall | None = None,
     origins: Sequence[str] = (),
+    scoreboard: Scoreboard | None = None,
 ) -> Starlette:
     """The server for one hall. `origins` are extra allowed websocket origins (besides the
-    page's own host), e.g. a reverse proxy's public address."""
+    page's own host), e.g. a reverse proxy's public address. With `scoreboard`, its
+    Mäxchen contest runs in the server's loop and `/scoreboard` shows it."""
     hall = hall if hall is not None else Hall(store)
     allowed = {o.rstrip("/").lower() for o in origins}
 
@@ -231,6 +236,11 @@ def create_app(
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    if scoreboard is not None:
+        from bluffdice.server import scoreboard as board
+
+        routes[:0] = board.routes(scoreboard)
+        lifespan = board.with_contest(lifespan, scoreboard)  # type: ignore[assignment]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hall = hall
     return app
