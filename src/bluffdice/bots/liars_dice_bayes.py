@@ -136,7 +136,7 @@ class LiarsDiceBayesBot(Bot):
 
     name = "bayes"
     games = ("liars-dice",)
-    description = "reads each bid as evidence about its bidder's cup; plays the exact odds of that belief"
+    description = "reads every bid as evidence about the bidder's cup; plays the odds of that"
 
     def __init__(self, rng: Any = None) -> None:
         super().__init__(rng)
