@@ -18,7 +18,7 @@ WILD = 1
 
 
 def counting(hand: tuple[int, ...], face: int) -> int:
-    return sum(1 for d in hand if d == face or d == WILD)
+    return sum(1 for d in hand if d in (face, WILD))
 
 
 def their_odds(hand: tuple[int, ...], hidden: int, bid: Bid) -> float:
