@@ -136,7 +136,7 @@ class LiarsDiceBayesBot(Bot):
 
     name = "bayes"
     games = ("liars-dice",)
-    description = "reads every bid as evidence about the bidder's cup; plays the odds of that"
+    description = "the listener: reads each bid as news of the bidder's cup; learns who bluffs"
 
     def __init__(self, rng: Any = None) -> None:
         super().__init__(rng)
