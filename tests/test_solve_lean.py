@@ -41,7 +41,7 @@ def test_float32_stays_close_and_reaches_the_target() -> None:
     lean32, lean64 = LeanSolver(lean_game(spec)), LeanSolver(lean_game(spec), np.float64)
     lean32.iterate(100)
     lean64.iterate(100)
-    assert lean32.regret_bid.dtype == np.float32
+    assert lean32.regret_bid[0].dtype == np.float32
     assert lean32.exploitability()[0] == pytest.approx(lean64.exploitability()[0], abs=1e-5)
     history = solve_to(LeanSolver(lean_game(spec)), 2e-3, max_seconds=120)
     assert history[-1].exploitability <= 2e-3
