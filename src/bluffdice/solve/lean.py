@@ -41,6 +41,12 @@ from bluffdice.solve.liars_dice import DudoSpec
 
 Array = NDArray[Any]
 Pair = tuple[Array, Array]  # one array per actor: (even rows, odd rows)
+Rows = tuple[slice, slice]  # rows [a, b) of an array: every hand's column of them
+
+
+def rows(start: int, stop: int | None) -> Rows:
+    return (slice(None), slice(start, stop))
+
 
 MAX_BIDS = 26
 
@@ -79,8 +85,8 @@ class Move:
 
     bit: int
     actor: int
-    parents: slice
-    children: slice
+    parents: Rows
+    children: Rows
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,7 @@ class LeanGame:
     bids: tuple[tuple[int, int], ...]
     hands: tuple[tuple[int, ...], ...]
     deal: Array  # (hands,) chance of each hand
-    holds: Array  # (bids, hands, hands): +1 where the bid is true for (h0, h1), else -1
+    counts: Array  # (bids, hands) int: the hand's dice that count for the bid
 
     @property
     def n_bids(self) -> int:
@@ -109,16 +115,16 @@ class LeanGame:
 
     def moves(self) -> list[Move]:
         """The slices of the tree, from the root down (bid 0 first)."""
-        out = [Move(0, 0, slice(0, 1), slice(0, 1))]
+        out = [Move(0, 0, rows(0, 1), rows(0, 1))]
         for bit in range(1, self.n_bids):
             m = 1 << (bit - 1)
-            out += [Move(bit, a, slice(0, m), slice(m, 2 * m)) for a in (0, 1)]
+            out += [Move(bit, a, rows(0, m), rows(m, 2 * m)) for a in (0, 1)]
         return out
 
-    def blocks(self, actor: int) -> list[tuple[int, slice]]:
+    def blocks(self, actor: int) -> list[tuple[int, Rows]]:
         """(bid, rows) of array `actor` whose last bid is that bid (the root left out)."""
-        first = [(0, slice(0, 1))] if actor == 1 else []
-        return first + [(b, slice(1 << (b - 1), 1 << b)) for b in range(1, self.n_bids)]
+        first = [(0, rows(0, 1))] if actor == 1 else []
+        return first + [(b, rows(1 << (b - 1), 1 << b)) for b in range(1, self.n_bids)]
 
     def n_actions(self) -> Array:
         """(rows,) actions at a row's node, the same in both arrays: the bids above its
@@ -139,10 +145,9 @@ def lean_game(spec: DudoSpec) -> LeanGame:
         raise RuleError(f"{spec.describe()} has 2^{b} public nodes: too many for any machine here")
     hands = tuple(spec.hands())
     deal = np.array([spec.hand_probability(x) for x in hands])
-    holds = np.array(
-        [[[1.0 if spec.holds(bid, x, y) else -1.0 for y in hands] for x in hands] for bid in bids]
-    )
-    return LeanGame(spec, bids, hands, deal, holds)
+    wild = spec.wild_face
+    counts = np.array([[sum(1 for d in x if d in (f, wild)) for x in hands] for _, f in bids])
+    return LeanGame(spec, bids, hands, deal, counts)
 
 
 class LeanSolver:
@@ -162,36 +167,38 @@ class LeanSolver:
         self.variant = VARIANTS[variant] if isinstance(variant, str) else variant
         self.iterations = 0
         self._moves = game.moves()
-        self._uniform = (1.0 / game.n_actions()).astype(self.dtype)[:, None]
+        self._uniform = (1.0 / game.n_actions()).astype(self.dtype)[None, :]
         self.regret_liar, self.regret_bid = self._pair(), self._pair()
         self.avg_liar, self.avg_bid = self._pair(), self._pair()
         self.sigma_liar, self.sigma_bid = self._pair(), self._pair()
-        # Payoff matrices as multiplied: term_p = weight_o @ matrix[p][actor][bid].
-        sign = (-1.0, 1.0)  # to player 0 when the bid holds: the bidder is 1 - actor
-        self._matrix = [
-            [
-                [
-                    np.ascontiguousarray(
-                        (sign[a] * game.holds[b]).T if p == 0 else -sign[a] * game.holds[b]
-                    ).astype(self.dtype)
-                    for b in range(game.n_bids)
-                ]
-                for a in (0, 1)
-            ]
-            for p in (0, 1)
+        # Terminal values by counts: the bid of a liar call holds when the two hands'
+        # counting dice reach its quantity, so the opponent's weight is summed per count.
+        # Regret totals within rounding noise of zero count as none. Terminal values are
+        # sums of the opponent's weight in another order than a matrix product's, so an
+        # exact tie (every action worth the same) can leave a regret of 1e-17 instead of 0;
+        # regret matching would jump on it to a pure strategy. Values are at most the
+        # likeliest hand's chance, so 16 roundings of that is noise. (Subnormal totals
+        # would also overflow 1 / total in float32.)
+        self._noise = self.dtype.type(16 * np.finfo(self.dtype).eps * float(game.deal.max()))
+        self._dice = game.spec.dice
+        self._groups = [
+            [np.flatnonzero(game.counts[b] == k) for k in range(self._dice + 1)]
+            for b in range(game.n_bids)
         ]
+        self._sums = np.zeros((self._dice + 2, game.rows), self.dtype)
         self._term, self._x = self._pair(), self._pair()
         self._value = np.zeros_like(self._term[0])
         self._flag = np.zeros(self._term[0].shape, bool)
         self._positive = (self._pair(), self._pair()) if self.variant.beta is not None else None
         for p in (0, 1):
             self._match(p, self.regret_liar, self.regret_bid, self.sigma_liar, self.sigma_bid)
+        self._measure: tuple[Pair, Pair, Pair] | None = None
         self.reach = (self._pair(), self._pair())
         for p in (0, 1):
             self._forward(p, self.sigma_bid, self.reach[p])
 
     def _pair(self) -> Pair:
-        shape = (self.g.rows, len(self.g.hands))
+        shape = (len(self.g.hands), self.g.rows)
         return np.zeros(shape, self.dtype), np.zeros(shape, self.dtype)
 
     @property
@@ -201,6 +208,8 @@ class LeanSolver:
         pairs += [self.sigma_liar, self.sigma_bid, *self.reach, self._term, self._x]
         if self._positive is not None:
             pairs += list(self._positive)
+        if self._measure is not None:
+            pairs += list(self._measure)
         return sum(a.nbytes + b.nbytes for a, b in pairs) + self._value.nbytes
 
     # --- strategies ------------------------------------------------------------------
@@ -214,8 +223,7 @@ class LeanSolver:
         for mv in self._moves:
             if mv.actor == p:
                 total[mv.parents] += bid[o][mv.children]
-        # Totals in the subnormal range count as none: 1 / total would overflow float32.
-        tiny = np.finfo(self.dtype).tiny
+        tiny = self._noise
         scale.fill(0)
         np.divide(1, total, out=scale, where=total > tiny)
         np.less_equal(total, tiny, out=self._flag)
@@ -223,7 +231,7 @@ class LeanSolver:
         np.multiply(liar[p], scale, out=out_liar[p])
         np.add(out_liar[p], total, out=out_liar[p])
         if p == 0:
-            out_liar[0][0] = 0  # the root has no liar call
+            out_liar[0][:, 0] = 0  # the root has no liar call
         for mv in self._moves:
             if mv.actor == p:
                 c, r = mv.children, mv.parents
@@ -239,7 +247,7 @@ class LeanSolver:
 
     def _forward(self, p: int, sigma_bid: Pair, reach: Pair) -> None:
         """Player p's own reach at every node, the deal of their hand included."""
-        reach[0][0] = self.g.deal
+        reach[0][:, 0] = self.g.deal
         for mv in self._moves:
             src, dst = reach[mv.actor][mv.parents], reach[1 - mv.actor][mv.children]
             if mv.actor == p:
@@ -250,14 +258,39 @@ class LeanSolver:
     # --- values ----------------------------------------------------------------------
 
     def _terminals(self, p: int, sigma_liar: Pair, opp_reach: Pair, out: Pair) -> None:
-        """Counterfactual value of p at the liar terminal under every row."""
+        """Counterfactual value of p at the liar terminal under every row.
+
+        With weight w on the opponent's hands, p holding a hand with c counting dice
+        wins (bidder) or loses (caller) 2 * (weight of opponent hands with at least
+        q - c counting dice) - (all the weight): a sum per count instead of a product
+        with a hands x hands matrix."""
         o = 1 - p
         np.multiply(opp_reach[o], sigma_liar[o], out=self._x[o])
         weight = (opp_reach[0], self._x[1]) if p == 0 else (self._x[0], opp_reach[1])
+        dice, sums = self._dice, self._sums
         for a in (0, 1):
-            for b, rows in self.g.blocks(a):
-                np.matmul(weight[a][rows], self._matrix[p][a][b], out=out[a][rows])
-        out[0][0] = 0
+            # The bidder is 1 - a; p's payoff is +1 when the bid holds and p made it.
+            sign = 1.0 if p != a else -1.0
+            for b, (_, cols) in self.g.blocks(a):
+                w, q = weight[a][:, cols], self.g.bids[b][0]
+                size = cols.stop - cols.start
+                # sums[j] = weight of opponent hands with at least j counting dice.
+                at_least = sums[:, :size]
+                at_least[dice + 1] = 0
+                for k in range(dice, -1, -1):
+                    np.add.reduce(w[self._groups[b][k]], axis=0, out=at_least[k])
+                    at_least[k] += at_least[k + 1]
+                total = at_least[0]
+                for c in range(dice + 1):
+                    hands = self._groups[b][c]
+                    if not len(hands):
+                        continue
+                    need = min(max(q - c, 0), dice + 1)
+                    row = out[a][hands[0], cols]
+                    np.multiply(at_least[need], 2 * sign, out=row)
+                    row -= sign * total
+                    out[a][hands[1:], cols] = row
+        out[0][:, 0] = 0
 
     def _values(self, p: int, sigma_liar: Pair, sigma_bid: Pair, opp_reach: Pair) -> Pair:
         """Counterfactual values of p at every node (the terminals' stay in _term[p]).
@@ -280,17 +313,17 @@ class LeanSolver:
     def _best_values(self, p: int, sigma_liar: Pair, opp_reach: Pair) -> Array:
         """p's best-response counterfactual values at the root, per hand."""
         o = 1 - p
-        value = self._pair()
+        value = self._term  # free between updates
         self._terminals(p, sigma_liar, opp_reach, value)
         if p == 0:
-            value[0][0] = -np.inf  # the root has no liar call to fall back on
+            value[0][:, 0] = -np.inf  # the root has no liar call to fall back on
         for mv in reversed(self._moves):
             c, r, child = mv.children, mv.parents, 1 - mv.actor
             if mv.actor == p:
                 np.maximum(value[p][r], value[child][c], out=value[p][r])
             else:
                 value[o][r] += value[child][c]
-        root: Array = value[0][0]
+        root: Array = value[0][:, 0].astype(np.float64)
         return root
 
     # --- iterations ------------------------------------------------------------------
@@ -306,8 +339,8 @@ class LeanSolver:
                 own = self.reach[p]
                 value = self._values(p, self.sigma_liar, self.sigma_bid, self.reach[o])
                 term, x = self._term[p], self._x[p]
-                mine = slice(1, None) if p == 0 else slice(None)  # p's liar rows
-                into = slice(1, None) if o == 0 else slice(None)  # rows p bids into
+                mine = rows(1 if p == 0 else 0, None)  # p's liar rows
+                into = rows(1 if o == 0 else 0, None)  # rows p bids into
                 # Average strategy, weighted by t^gamma: p's reach along each own edge.
                 np.multiply(own[p], self.sigma_liar[p], out=x)
                 x *= t
@@ -351,15 +384,22 @@ class LeanSolver:
                 np.multiply(regret, b, out=regret, where=regret < 0)
 
     def exploitability(self) -> tuple[float, float, float]:
-        """(exploitability, NashConv, value for player 0) of the average strategy."""
-        deal = self.g.deal
-        liar, bid = self.average_strategy()
-        reach = (self._pair(), self._pair())
+        """(exploitability, NashConv, value for player 0) of the average strategy.
+
+        Measured in three pairs of arrays made at the first call and kept (fresh ones
+        each time cost more than the measuring: the kernel zeroes every page)."""
+        if self._measure is None:
+            self._measure = (self._pair(), self._pair(), self._pair())
+        liar, bid, reach = self._measure
         for p in (0, 1):
-            self._forward(p, bid, reach[p])
-        br = [float(np.dot(deal, self._best_values(p, liar, reach[1 - p]))) for p in (0, 1)]
-        value0 = self._values(0, liar, bid, reach[1])[0][0]
+            self._match(p, self.avg_liar, self.avg_bid, liar, bid)
+        deal, br = self.g.deal, [0.0, 0.0]
+        self._forward(1, bid, reach)
+        br[0] = float(np.dot(deal, self._best_values(0, liar, reach)))
+        value0 = self._values(0, liar, bid, reach)[0][:, 0]
         v = float(np.dot(deal, value0.astype(np.float64)))
+        self._forward(0, bid, reach)
+        br[1] = float(np.dot(deal, self._best_values(1, liar, reach)))
         nash_conv = br[0] + br[1]
         return nash_conv / 2, nash_conv, v
 
