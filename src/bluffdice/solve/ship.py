@@ -9,7 +9,7 @@ writing it; the target is met by the stored strategy, or nothing is written.
 
 The solver runs to `solve_to`, below the target, so that a compact rounding of its
 strategy (few digits, rare actions dropped) still meets the target as stored: rounding
-costs exploitability, and the finest rounding makes files several times bigger.
+costs exploitability, and the finer roundings make bigger files.
 """
 
 from __future__ import annotations
