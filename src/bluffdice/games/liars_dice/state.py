@@ -49,7 +49,7 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.bids import whole_numbers
+from bluffdice.games.liars_dice.bids import MoveTable, whole_numbers
 from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
@@ -142,7 +142,7 @@ class LiarsDiceState(TableState, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
         if self.phase == "roll":
-            return roll_table(Dice, self.dice[self.turn], self.rules.faces)[0]
+            return _rolls(self.dice[self.turn], self.rules.faces)[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
             return [(FirstPlayer(i), p) for i in range(self.players)]
@@ -151,31 +151,30 @@ class LiarsDiceState(TableState, frozen=True):
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
         if self.phase != "bid":
             return ()
-        return _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[0]
+        return _moves(self)[0]
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         phase = self.phase
-        if phase == "over":
-            raise IllegalAction("the game is over")
-        events: list[Event] = []
         if phase == "bid":
             try:
-                table = _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[1]
-                found = table.get(action)
+                found = _moves(self)[1].get(action)
             except TypeError:  # not even hashable: certainly not an action
                 found = None
-            if found is None or (type(found) is Bid and not whole_numbers(action)):
-                raise IllegalAction(self._why_illegal(action))
             # `found` is the rules' own action: a numpy int in a bid becomes an int, so
-            # events and the record hold plain numbers.
+            # events and the record hold plain numbers. The actions `legal_actions` gave
+            # are those objects, so only a look-alike needs a closer look.
+            if found is None or (
+                found is not action and type(found) is Bid and not whole_numbers(action)
+            ):
+                raise IllegalAction(self._why_illegal(action))
             if type(found) is Bid:
                 me = self.turn
                 q, f = found.quantity, found.face
                 nxt = me + 1 if me + 1 < self.players else 0
                 if not self.dice[nxt]:
                     nxt = self.next_alive(me)
-                state = msgspec.structs.replace(
+                state = _replace(
                     self,
                     bid=found,
                     bidder=me,
@@ -185,20 +184,23 @@ class LiarsDiceState(TableState, frozen=True):
                 )
                 return _step(Step, (state, (BidMade(player=me, quantity=q, face=f),)))
             # liar or calza: the round ends (and counts the move)
-            return _step(Step, (self._apply_action(found, events), tuple(events)))
-        elif phase == "roll":
+            events: list[Event] = []
+            return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
+        if phase == "roll":
             return self._apply_roll(action)
-        else:
-            if (
-                not isinstance(action, FirstPlayer)
-                or not is_whole(action.player)
-                or not 0 <= action.player < self.players
-            ):
-                raise IllegalAction(
-                    f"chance must pick the first player (first 0 .. first {self.players - 1})"
-                )
-            state = self._start_round(action.player, 1, events)
-        return _step(Step, (msgspec.structs.replace(state, moves=self.moves + 1), tuple(events)))
+        if phase == "over":
+            raise IllegalAction("the game is over")
+        if (
+            not isinstance(action, FirstPlayer)
+            or not is_whole(action.player)
+            or not 0 <= action.player < self.players
+        ):
+            raise IllegalAction(
+                f"chance must pick the first player (first 0 .. first {self.players - 1})"
+            )
+        events = []
+        state = self._start_round(action.player, 1, events)
+        return _step(Step, (_replace(state, moves=self.moves + 1), tuple(events)))
 
     def view(self, player: int | None) -> LiarsDiceView:
         rules: LiarsDiceRules = self.rules
@@ -260,7 +262,7 @@ class LiarsDiceState(TableState, frozen=True):
                 other = (face,) * len(hand)
                 if other != hand:
                     hands = self.hands[:seat] + (other,) + self.hands[seat + 1 :]
-                    variants.append(msgspec.structs.replace(self, hands=hands))
+                    variants.append(_replace(self, hands=hands))
         return variants
 
     def invariants(self) -> list[str]:
@@ -308,63 +310,55 @@ class LiarsDiceState(TableState, frozen=True):
     def _apply_roll(self, outcome: Any) -> Step:
         roller = self.turn
         count = self.dice[roller]
-        if (
-            not isinstance(outcome, Dice)
-            or not isinstance(outcome.dice, tuple)
-            or not all(is_whole(d) for d in outcome.dice)
-            or outcome not in roll_table(Dice, count, self.rules.faces)[1]
+        try:
+            found = _rolls(count, self.rules.faces)[1].get(outcome)
+        except TypeError:  # a list among the dice: not hashable, not a roll
+            found = None
+        if found is None or (
+            found is not outcome
+            and (
+                not isinstance(outcome, Dice)
+                or not isinstance(outcome.dice, tuple)
+                or not all(is_whole(d) for d in outcome.dice)
+            )
         ):
             raise IllegalAction(
                 f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
                 "(e.g. dice " + "1" * count + ")"
             )
-        events = (Rolled(player=roller, count=count), YourDice(player=roller, dice=outcome.dice))
-        hands = self.hands[:roller] + (outcome.dice,) + self.hands[roller + 1 :]
+        dice = outcome.dice
+        events = (Rolled(player=roller, count=count), YourDice(player=roller, dice=dice))
+        hands = self.hands
+        hands = (*hands[:roller], dice, *hands[roller + 1 :])
         moves = self.moves + 1
         for seat in range(roller + 1, self.players):
             if self.dice[seat]:
-                state = msgspec.structs.replace(self, hands=hands, turn=seat, moves=moves)
-                return _step(Step, (state, events))
-        state = msgspec.structs.replace(
-            self, hands=hands, phase="bid", turn=self.starter, moves=moves
-        )
+                return _step(Step, (_replace(self, hands=hands, turn=seat, moves=moves), events))
+        state = _replace(self, hands=hands, phase="bid", turn=self.starter, moves=moves)
         return _step(Step, (state, events))
 
     def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
+        """Liar or calza on the standing bid: lift the cups, count, and end the round."""
         me = self.turn
-        if isinstance(action, Bid):
-            events.append(BidMade(player=me, quantity=action.quantity, face=action.face))
-            return msgspec.structs.replace(
-                self,
-                bid=action,
-                bidder=me,
-                bids=(*self.bids, BidCall(me, action.quantity, action.face)),
-                turn=self.next_alive(me),
-            )
         bid = self.bid
         assert bid is not None  # liar and calza are only legal after a bid
-        ladder = self.rules.ladder
-        count = ladder.count(self.hands, bid.face, self.palifico)
-        reveal = Revealed(
-            hands=self.hands,
-            quantity=bid.quantity,
-            face=bid.face,
-            count=count,
-            wild=ladder.wild_face(self.palifico),
-        )
-        if isinstance(action, Challenge):
-            events.append(
-                Challenged(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
-            )
+        quantity, face = bid.quantity, bid.face
+        wild = self.rules.ladder.wild_face(self.palifico)
+        count = 0
+        for hand in self.hands:
+            for d in hand:
+                if d == face or d == wild:
+                    count += 1
+        reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
+        if type(action) is Challenge:
+            events.append(Challenged(player=me, bidder=self.bidder, quantity=quantity, face=face))
             events.append(reveal)
-            if count >= bid.quantity:
+            if count >= quantity:
                 return self._end_round("liar", me, count, (me, -1, LOST_CHALLENGE), events)
             return self._end_round("liar", me, count, (self.bidder, -1, CAUGHT_BLUFFING), events)
-        events.append(
-            CalzaCalled(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
-        )
+        events.append(CalzaCalled(player=me, bidder=self.bidder, quantity=quantity, face=face))
         events.append(reveal)
-        if count == bid.quantity:
+        if count == quantity:
             return self._end_round("calza", me, count, (me, +1, CALZA_RIGHT), events)
         return self._end_round("calza", me, count, (me, -1, CALZA_WRONG), events)
 
@@ -377,17 +371,16 @@ class LiarsDiceState(TableState, frozen=True):
         events: list[Event],
     ) -> LiarsDiceState:
         rules: LiarsDiceRules = self.rules
+        n = self.players
         player, delta, reason = change
         dice = list(self.dice)
         before = dice[player]
-        dice[player] = max(0, min(rules.dice, before + delta))
-        changed = DiceChanged(
-            player=player, change=dice[player] - before, dice=dice[player], reason=reason
-        )
+        after = dice[player] = max(0, min(rules.dice, before + delta))
+        changed = DiceChanged(player=player, change=after - before, dice=after, reason=reason)
         events.append(changed)
         eliminated: tuple[int, ...] = self.eliminated
         eliminated_in: tuple[int, ...] = self.eliminated_in
-        if dice[player] == 0:
+        if after == 0:
             eliminated = (*eliminated, player)
             eliminated_in = (*eliminated_in, self.round)
             events.append(Eliminated(player=player))
@@ -400,23 +393,10 @@ class LiarsDiceState(TableState, frozen=True):
             count=count,
             changes=(changed,),
         )
-        state = msgspec.structs.replace(
-            self,
-            moves=self.moves + 1,
-            dice=tuple(dice),
-            eliminated=eliminated,
-            eliminated_in=eliminated_in,
-            hands=((),) * self.players,
-            bid=None,
-            bidder=-1,
-            bids=(),
-            palifico=False,
-            last_round=summary,
-        )
-        alive = [p for p in range(self.players) if dice[p]]
+        alive = [p for p in range(n) if dice[p]]
         result: GameOver | None = None
         if rules.single_round:
-            others = tuple(p for p in range(self.players) if p != player)
+            others = tuple(p for p in range(n) if p != player)
             winners, losers = ((player,), others) if delta > 0 else (others, (player,))
             result = GameOver(winners=winners, losers=losers, standings=winners + losers)
         elif len(alive) <= 1:
@@ -427,20 +407,35 @@ class LiarsDiceState(TableState, frozen=True):
             )
         if result is not None:
             events.append(result)
-            return msgspec.structs.replace(state, phase="over", turn=-1, result=result)
+        state = _replace(
+            self,
+            moves=self.moves + 1,
+            dice=tuple(dice),
+            eliminated=eliminated,
+            eliminated_in=eliminated_in,
+            hands=((),) * n,
+            bid=None,
+            bidder=-1,
+            bids=(),
+            palifico=False,
+            last_round=summary,
+            **({"phase": "over", "turn": -1, "result": result} if result is not None else {}),
+        )
+        if result is not None:
+            return state
         # The loser of a challenge, or the calza caller, opens the next round.
         starter = player if call == "liar" else caller
         palifico = (
             rules.palifico
             and delta < 0
-            and dice[player] == 1
+            and after == 1
             and not self.palifico_done[player]
             and len(alive) >= 3
         )
         if palifico:
             done = list(self.palifico_done)
             done[player] = True
-            state = msgspec.structs.replace(state, palifico_done=tuple(done))
+            state = _replace(state, palifico_done=tuple(done))
         return state._start_round(state.alive_from(starter), self.round + 1, events, palifico)
 
     def _start_round(
@@ -454,7 +449,7 @@ class LiarsDiceState(TableState, frozen=True):
             dice, first = self.dice, {}
         events.append(RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico))
         first_roller = next(p for p in range(n) if dice[p])
-        return msgspec.structs.replace(
+        return _replace(
             self,
             dice=dice,
             phase="roll",
@@ -507,27 +502,32 @@ _step = tuple.__new__
 named tuple: half the cost, on every move."""
 _FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
 
-_MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[Any, LiarsDiceAction]]
-_MOVES: dict[int, tuple[LiarsDiceRules, dict[tuple[int, Bid | None, bool], _MoveTable]]] = {}
+_replace = msgspec.structs.replace
+_ROLLS: dict[tuple[int, int], tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+_LAST: tuple[object, MoveTable] = (None, ((), {}))
+"""The last bidding state whose legal actions were looked up, and its table: a driver
+asks `legal_actions` and then `apply` of the same state, so the second look-up is free."""
 
 
-def _legal_moves(
-    rules: LiarsDiceRules, total: int, bid: Bid | None, palifico: bool
-) -> _MoveTable:
-    """The ladder's legal actions, and each mapped to itself, so one look-up both checks
-    an action and finds the ladder's own object for it. Kept per rule set by identity:
-    hashing a rules dataclass on every move would cost more than the move."""
-    entry = _MOVES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_MOVES) > 256:
-            _MOVES.clear()
-        entry = _MOVES[id(rules)] = (rules, {})
-    key = (total, bid, palifico)
-    table = entry[1].get(key)
-    if table is None:
-        legal = rules.ladder.legal_actions(total, bid, palifico)
-        table = entry[1][key] = (legal, {a: a for a in legal})
+def _moves(state: LiarsDiceState) -> MoveTable:
+    """The legal actions of a bidding state (see `BidLadder.moves`)."""
+    global _LAST
+    last = _LAST
+    if last[0] is state:
+        return last[1]
+    table = state.rules.ladder.moves(sum(state.dice), state.bid, state.palifico)
+    _LAST = (state, table)
     return table
+
+
+def _rolls(count: int, faces: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
+    """The chance outcomes of a cup of `count` dice, and each mapped to itself (as
+    `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
+    found = _ROLLS.get((count, faces))
+    if found is None:
+        outcomes = roll_table(Dice, count, faces)[0]
+        found = _ROLLS[count, faces] = (outcomes, {o: o for o, _ in outcomes})
+    return found
 
 
 def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
