@@ -41,7 +41,10 @@ class BidLadder:
         self.rules = rules
         self.faces = rules.faces
         self._bids: dict[tuple[int, int], Bid] = {}
-        self._moves: dict[_Key, MoveTable] = {}
+        self.tables: dict[_Key, MoveTable] = {}
+        """What `moves` has built so far, by (dice in play, last bid, palifico)."""
+        self.wild = (self.wild_face(False), self.wild_face(True))
+        """The wild face outside and in a palifico round, by `palifico`."""
 
     # --- facts of the rule set --------------------------------------------------------
 
@@ -112,7 +115,7 @@ class BidLadder:
         """The legal actions, and each mapped to itself: one look-up both checks an action
         and finds the ladder's own object for it (plain ints, whatever the caller sent)."""
         key = (total, last, palifico)
-        found = self._moves.get(key)
+        found = self.tables.get(key)
         if found is None:
             actions: list[LiarsDiceAction] = [
                 self.bid(q, f)
@@ -125,7 +128,7 @@ class BidLadder:
                 if self.rules.calza:
                     actions.append(_CALZA)
             legal = tuple(actions)
-            found = self._moves[key] = (legal, {a: a for a in legal})
+            found = self.tables[key] = (legal, {a: a for a in legal})
         return found
 
     def is_legal(self, total: int, last: Bid | None, palifico: bool, action: object) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -142,7 +143,8 @@ class LiarsDiceState(TableState, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
         if self.phase == "roll":
-            return _rolls(self.dice[self.turn], self.rules.faces)[0]
+            key = (self.dice[self.turn], self.rules.faces)
+            return (_ROLLS.get(key) or _rolls(key))[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
             return [(FirstPlayer(i), p) for i in range(self.players)]
@@ -151,14 +153,16 @@ class LiarsDiceState(TableState, frozen=True):
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
         if self.phase != "bid":
             return ()
-        return _moves(self)[0]
+        last = _LAST
+        return (last[1] if last[0] is self else _moves(self))[0]
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         phase = self.phase
         if phase == "bid":
+            last = _LAST
             try:
-                found = _moves(self)[1].get(action)
+                found = (last[1] if last[0] is self else _moves(self))[1].get(action)
             except TypeError:  # not even hashable: certainly not an action
                 found = None
             # `found` is the rules' own action: a numpy int in a bid becomes an int, so
@@ -170,7 +174,8 @@ class LiarsDiceState(TableState, frozen=True):
                 raise IllegalAction(self._why_illegal(action))
             if type(found) is Bid:
                 me = self.turn
-                q, f = found.quantity, found.face
+                key = (me, found.quantity, found.face)
+                call, made = _CALLS.get(key) or _bid_events(key)
                 nxt = me + 1 if me + 1 < self.players else 0
                 if not self.dice[nxt]:
                     nxt = self.next_alive(me)
@@ -178,11 +183,11 @@ class LiarsDiceState(TableState, frozen=True):
                     self,
                     bid=found,
                     bidder=me,
-                    bids=(*self.bids, BidCall(me, q, f)),
+                    bids=(*self.bids, call),
                     turn=nxt,
                     moves=self.moves + 1,
                 )
-                return _step(Step, (state, (BidMade(player=me, quantity=q, face=f),)))
+                return _step(Step, (state, made))
             # liar or calza: the round ends (and counts the move)
             events: list[Event] = []
             return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
@@ -310,8 +315,9 @@ class LiarsDiceState(TableState, frozen=True):
     def _apply_roll(self, outcome: Any) -> Step:
         roller = self.turn
         count = self.dice[roller]
+        key = (count, self.rules.faces)
         try:
-            found = _rolls(count, self.rules.faces)[1].get(outcome)
+            found = (_ROLLS.get(key) or _rolls(key))[1].get(outcome)
         except TypeError:  # a list among the dice: not hashable, not a roll
             found = None
         if found is None or (
@@ -327,7 +333,8 @@ class LiarsDiceState(TableState, frozen=True):
                 "(e.g. dice " + "1" * count + ")"
             )
         dice = outcome.dice
-        events = (Rolled(player=roller, count=count), YourDice(player=roller, dice=dice))
+        rolled = (roller, dice)
+        events = (found is outcome and _ROLLED.get(rolled)) or _roll_events(rolled, found is outcome)
         hands = self.hands
         hands = (*hands[:roller], dice, *hands[roller + 1 :])
         moves = self.moves + 1
@@ -343,7 +350,7 @@ class LiarsDiceState(TableState, frozen=True):
         bid = self.bid
         assert bid is not None  # liar and calza are only legal after a bid
         quantity, face = bid.quantity, bid.face
-        wild = self.rules.ladder.wild_face(self.palifico)
+        wild = self.rules.ladder.wild[self.palifico]
         count = 0
         for hand in self.hands:
             for d in hand:
@@ -393,12 +400,10 @@ class LiarsDiceState(TableState, frozen=True):
             count=count,
             changes=(changed,),
         )
-        alive = [p for p in range(n) if dice[p]]
         result: GameOver | None = None
+        alive = [] if rules.single_round else [p for p in range(n) if dice[p]]
         if rules.single_round:
-            others = tuple(p for p in range(n) if p != player)
-            winners, losers = ((player,), others) if delta > 0 else (others, (player,))
-            result = GameOver(winners=winners, losers=losers, standings=winners + losers)
+            result = _single_round_result(n, player, delta > 0)
         elif len(alive) <= 1:
             result = GameOver(
                 winners=tuple(alive),
@@ -407,6 +412,22 @@ class LiarsDiceState(TableState, frozen=True):
             )
         if result is not None:
             events.append(result)
+            return _replace(
+                self,
+                phase="over",
+                turn=-1,
+                result=result,
+                moves=self.moves + 1,
+                dice=tuple(dice),
+                eliminated=eliminated,
+                eliminated_in=eliminated_in,
+                hands=((),) * n,
+                bid=None,
+                bidder=-1,
+                bids=(),
+                palifico=False,
+                last_round=summary,
+            )
         state = _replace(
             self,
             moves=self.moves + 1,
@@ -419,10 +440,7 @@ class LiarsDiceState(TableState, frozen=True):
             bids=(),
             palifico=False,
             last_round=summary,
-            **({"phase": "over", "turn": -1, "result": result} if result is not None else {}),
         )
-        if result is not None:
-            return state
         # The loser of a challenge, or the calza caller, opens the next round.
         starter = player if call == "liar" else caller
         palifico = (
@@ -515,23 +533,62 @@ def _moves(state: LiarsDiceState) -> MoveTable:
     last = _LAST
     if last[0] is state:
         return last[1]
-    table = state.rules.ladder.moves(sum(state.dice), state.bid, state.palifico)
+    ladder = state.rules.ladder
+    key = (sum(state.dice), state.bid, state.palifico)
+    table = ladder.tables.get(key) or ladder.moves(*key)
     _LAST = (state, table)
     return table
 
 
-def _rolls(count: int, faces: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
-    """The chance outcomes of a cup of `count` dice, and each mapped to itself (as
+_CALLS: dict[tuple[int, int, int], tuple[BidCall, tuple[Event, ...]]] = {}
+_ROLLED: dict[tuple[int, tuple[int, ...]], tuple[Event, ...]] = {}
+"""Events are immutable values, so the few that recur (a bid by a seat, a seat's roll)
+are made once and shared: building them anew was a third of a move's cost."""
+
+
+def _bid_events(key: tuple[int, int, int]) -> tuple[BidCall, tuple[Event, ...]]:
+    """The record of a bid (player, quantity, face) and the events it causes."""
+    player, quantity, face = key
+    made = (BidCall(player, quantity, face), (BidMade(player=player, quantity=quantity, face=face),))
+    _CALLS[key] = made
+    return made
+
+
+def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, ...]:
+    """The events of seat `player` rolling `dice`; kept for next time unless `keep` is
+    false (dice that only look like the table's own: keep their exact form, once)."""
+    player, dice = key
+    events = (Rolled(player=player, count=len(dice)), YourDice(player=player, dice=dice))
+    if keep:
+        if len(_ROLLED) > 4096:
+            _ROLLED.clear()
+        _ROLLED[key] = events
+    return events
+
+
+@lru_cache(maxsize=None)
+def _single_round_result(players: int, player: int, won: bool) -> GameOver:
+    """How a single-round game ends when `player` won or lost the round's die: the few
+    possible results are shared, immutable values."""
+    others = tuple(p for p in range(players) if p != player)
+    winners, losers = ((player,), others) if won else (others, (player,))
+    return GameOver(winners=winners, losers=losers, standings=winners + losers)
+
+
+def _rolls(key: tuple[int, int]) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
+    """The chance outcomes of a cup of (dice, faces), and each mapped to itself (as
     `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
-    found = _ROLLS.get((count, faces))
-    if found is None:
-        outcomes = roll_table(Dice, count, faces)[0]
-        found = _ROLLS[count, faces] = (outcomes, {o: o for o, _ in outcomes})
+    outcomes = roll_table(Dice, *key)[0]
+    found = _ROLLS[key] = (outcomes, {o: o for o, _ in outcomes})
     return found
 
 
 def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
     """A game at its first chance node (who starts, or the first cup); 2 to 8 players."""
+    # States are immutable values: every new game of a rule set can share the first one.
+    found = _FIRST.get((id(rules), players))
+    if found is not None and found[0] is rules:
+        return found[1]
     chosen: LiarsDiceRules
     if isinstance(rules, str):
         from bluffdice.games.registry import parse_rules
@@ -543,7 +600,6 @@ def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> Lia
         raise RuleError(
             f"Liar's Dice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
-    # States are immutable values: every new game of a rule set can share the first one.
     key = (id(chosen), players)
     found = _FIRST.get(key)
     if found is not None and found[0] is chosen:
