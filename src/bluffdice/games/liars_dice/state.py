@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -50,7 +50,7 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.bids import MoveTable, whole_numbers
+from bluffdice.games.liars_dice.bids import BidLadder, MoveTable, whole_numbers
 from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
@@ -151,10 +151,14 @@ class LiarsDiceState(TableState, frozen=True):
         return ()
 
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
+        global _LAST
         if self.phase != "bid":
             return ()
-        last = _LAST
-        return (last[1] if last[0] is self else _moves(self))[0]
+        ladder: BidLadder = self.rules.ladder
+        key = (sum(self.dice), self.bid, self.palifico)
+        table = ladder.tables.get(key) or ladder.moves(*key)
+        _LAST = (self, table)
+        return table[0]
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
@@ -192,7 +196,38 @@ class LiarsDiceState(TableState, frozen=True):
             events: list[Event] = []
             return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
         if phase == "roll":
-            return self._apply_roll(action)
+            roller = self.turn
+            count = self.dice[roller]
+            cup = (count, self.rules.faces)
+            try:
+                known = (_ROLLS.get(cup) or _rolls(cup))[1].get(action)
+            except TypeError:  # a list among the dice: not hashable, not a roll
+                known = None
+            if known is None or (
+                known is not action
+                and (
+                    not isinstance(action, Dice)
+                    or not isinstance(action.dice, tuple)
+                    or not all(is_whole(d) for d in action.dice)
+                )
+            ):
+                raise IllegalAction(
+                    f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
+                    "(e.g. dice " + "1" * count + ")"
+                )
+            dice = action.dice
+            rolled = (roller, dice)
+            shown = (known is action and _ROLLED.get(rolled)) or _roll_events(
+                rolled, known is action
+            )
+            hands = self.hands
+            hands = (*hands[:roller], dice, *hands[roller + 1 :])
+            moves = self.moves + 1
+            for seat in range(roller + 1, self.players):
+                if self.dice[seat]:
+                    return _step(Step, (_replace(self, hands=hands, turn=seat, moves=moves), shown))
+            state = _replace(self, hands=hands, phase="bid", turn=self.starter, moves=moves)
+            return _step(Step, (state, shown))
         if phase == "over":
             raise IllegalAction("the game is over")
         if (
@@ -312,38 +347,6 @@ class LiarsDiceState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_roll(self, outcome: Any) -> Step:
-        roller = self.turn
-        count = self.dice[roller]
-        key = (count, self.rules.faces)
-        try:
-            found = (_ROLLS.get(key) or _rolls(key))[1].get(outcome)
-        except TypeError:  # a list among the dice: not hashable, not a roll
-            found = None
-        if found is None or (
-            found is not outcome
-            and (
-                not isinstance(outcome, Dice)
-                or not isinstance(outcome.dice, tuple)
-                or not all(is_whole(d) for d in outcome.dice)
-            )
-        ):
-            raise IllegalAction(
-                f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
-                "(e.g. dice " + "1" * count + ")"
-            )
-        dice = outcome.dice
-        rolled = (roller, dice)
-        events = (found is outcome and _ROLLED.get(rolled)) or _roll_events(rolled, found is outcome)
-        hands = self.hands
-        hands = (*hands[:roller], dice, *hands[roller + 1 :])
-        moves = self.moves + 1
-        for seat in range(roller + 1, self.players):
-            if self.dice[seat]:
-                return _step(Step, (_replace(self, hands=hands, turn=seat, moves=moves), events))
-        state = _replace(self, hands=hands, phase="bid", turn=self.starter, moves=moves)
-        return _step(Step, (state, events))
-
     def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
         """Liar or calza on the standing bid: lift the cups, count, and end the round."""
         me = self.turn
@@ -354,7 +357,7 @@ class LiarsDiceState(TableState, frozen=True):
         count = 0
         for hand in self.hands:
             for d in hand:
-                if d == face or d == wild:
+                if d in (face, wild):
                     count += 1
         reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
         if type(action) is Challenge:
@@ -533,7 +536,7 @@ def _moves(state: LiarsDiceState) -> MoveTable:
     last = _LAST
     if last[0] is state:
         return last[1]
-    ladder = state.rules.ladder
+    ladder: BidLadder = state.rules.ladder
     key = (sum(state.dice), state.bid, state.palifico)
     table = ladder.tables.get(key) or ladder.moves(*key)
     _LAST = (state, table)
@@ -549,7 +552,10 @@ are made once and shared: building them anew was a third of a move's cost."""
 def _bid_events(key: tuple[int, int, int]) -> tuple[BidCall, tuple[Event, ...]]:
     """The record of a bid (player, quantity, face) and the events it causes."""
     player, quantity, face = key
-    made = (BidCall(player, quantity, face), (BidMade(player=player, quantity=quantity, face=face),))
+    made = (
+        BidCall(player, quantity, face),
+        (BidMade(player=player, quantity=quantity, face=face),),
+    )
     _CALLS[key] = made
     return made
 
@@ -566,7 +572,7 @@ def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, .
     return events
 
 
-@lru_cache(maxsize=None)
+@cache
 def _single_round_result(players: int, player: int, won: bool) -> GameOver:
     """How a single-round game ends when `player` won or lost the round's die: the few
     possible results are shared, immutable values."""
