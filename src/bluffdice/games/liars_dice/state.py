@@ -187,7 +187,7 @@ class LiarsDiceState(TableState, frozen=True):
                     self,
                     bid=found,
                     bidder=me,
-                    bids=(*self.bids, call),
+                    bids=self.bids + (call,),
                     turn=nxt,
                     moves=self.moves + 1,
                 )
@@ -220,13 +220,19 @@ class LiarsDiceState(TableState, frozen=True):
             shown = (known is action and _ROLLED.get(rolled)) or _roll_events(
                 rolled, known is action
             )
-            hands = self.hands
-            hands = (*hands[:roller], dice, *hands[roller + 1 :])
-            moves = self.moves + 1
-            for seat in range(roller + 1, self.players):
-                if self.dice[seat]:
-                    return _step(Step, (_replace(self, hands=hands, turn=seat, moves=moves), shown))
-            state = _replace(self, hands=hands, phase="bid", turn=self.starter, moves=moves)
+            cups = list(self.hands)
+            cups[roller] = dice
+            hands = tuple(cups)
+            # The next seat with dice rolls, or, all cups rolled, the starter bids.
+            seat, players, counts = roller + 1, self.players, self.dice
+            while seat < players and not counts[seat]:
+                seat += 1
+            if seat < players:
+                state = _replace(self, hands=hands, turn=seat, moves=self.moves + 1)
+            else:
+                state = _replace(
+                    self, hands=hands, phase="bid", turn=self.starter, moves=self.moves + 1
+                )
             return _step(Step, (state, shown))
         if phase == "over":
             raise IllegalAction("the game is over")
@@ -404,10 +410,10 @@ class LiarsDiceState(TableState, frozen=True):
             changes=(changed,),
         )
         result: GameOver | None = None
-        alive = [] if rules.single_round else [p for p in range(n) if dice[p]]
+        alive: list[int] = []
         if rules.single_round:
             result = _single_round_result(n, player, delta > 0)
-        elif len(alive) <= 1:
+        elif len(alive := [p for p in range(n) if dice[p]]) <= 1:
             result = GameOver(
                 winners=tuple(alive),
                 losers=tuple(eliminated),
