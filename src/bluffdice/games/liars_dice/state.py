@@ -360,10 +360,11 @@ class LiarsDiceState(TableState, frozen=True):
         assert bid is not None  # liar and calza are only legal after a bid
         quantity, face = bid.quantity, bid.face
         wild = self.rules.ladder.wild[self.palifico]
+        counted = (face, wild)  # a wild die counts as the bid's face
         count = 0
         for hand in self.hands:
             for d in hand:
-                if d in (face, wild):
+                if d in counted:
                     count += 1
         reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
         if type(action) is Challenge:
@@ -397,8 +398,8 @@ class LiarsDiceState(TableState, frozen=True):
         eliminated: tuple[int, ...] = self.eliminated
         eliminated_in: tuple[int, ...] = self.eliminated_in
         if after == 0:
-            eliminated = (*eliminated, player)
-            eliminated_in = (*eliminated_in, self.round)
+            eliminated = eliminated + (player,)
+            eliminated_in = eliminated_in + (self.round,)
             events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round,
