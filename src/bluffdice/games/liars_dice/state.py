@@ -143,7 +143,7 @@ class LiarsDiceState(TableState, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
         if self.phase == "roll":
-            key = (self.dice[self.turn], self.rules.faces)
+            key = self.dice[self.turn] << 4 | self.rules.faces
             return (_ROLLS.get(key) or _rolls(key))[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
@@ -198,7 +198,7 @@ class LiarsDiceState(TableState, frozen=True):
         if phase == "roll":
             roller = self.turn
             count = self.dice[roller]
-            cup = (count, self.rules.faces)
+            cup = count << 4 | self.rules.faces
             try:
                 known = (_ROLLS.get(cup) or _rolls(cup))[1].get(action)
             except TypeError:  # a list among the dice: not hashable, not a roll
@@ -531,7 +531,8 @@ named tuple: half the cost, on every move."""
 _FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
 
 _replace = msgspec.structs.replace
-_ROLLS: dict[tuple[int, int], tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+"""By `dice << 4 | faces` (faces fit in four bits): an int key costs no tuple per move."""
 _LAST: tuple[object, MoveTable] = (None, ((), {}))
 """The last bidding state whose legal actions were looked up, and its table: a driver
 asks `legal_actions` and then `apply` of the same state, so the second look-up is free."""
@@ -588,10 +589,10 @@ def _single_round_result(players: int, player: int, won: bool) -> GameOver:
     return GameOver(winners=winners, losers=losers, standings=winners + losers)
 
 
-def _rolls(key: tuple[int, int]) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
-    """The chance outcomes of a cup of (dice, faces), and each mapped to itself (as
-    `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
-    outcomes = roll_table(Dice, *key)[0]
+def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
+    """The chance outcomes of a cup (key `dice << 4 | faces`), and each mapped to itself
+    (as `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
+    outcomes = roll_table(Dice, key >> 4, key & 15)[0]
     found = _ROLLS[key] = (outcomes, {o: o for o, _ in outcomes})
     return found
 
