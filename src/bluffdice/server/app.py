@@ -1,7 +1,8 @@
 """The web application: lobby API, the table websocket, replays and the static page.
 
 Routes: `/`, `/t/{id}` and `/replay/{id}` serve the one page (it reads its path);
-`/api/...` is JSON for the lobby and replays; `/ws/{id}` is a table's websocket. The
+`/api/...` is JSON for the lobby, replays and fair records (`/api/tables/{id}/fair`,
+what `bluffdice verify URL` reads); `/ws/{id}` is a table's websocket. The
 first websocket message is `{"type": "hello", "token": ...}` (the token is sent as a
 message, not in the URL, so it never lands in an access log); without a token (or with
 a wrong one) the connection watches as a spectator.
@@ -119,6 +120,36 @@ def create_app(
             return error(str(exc))
         return MsgspecResponse({"id": live.id, "seat": number, "token": token})
 
+    async def api_seed(request: Request) -> Response:
+        body = await _json(request)
+        try:
+            if not isinstance(body, dict):
+                raise HallError("send {token, seed} as a JSON object")
+            live = hall.get(request.path_params["id"])
+            live.give_seed(body.get("token"), body.get("seed"))
+        except HallError as exc:
+            return error(str(exc))
+        return MsgspecResponse({"ok": True})
+
+    async def api_fair(request: Request) -> Response:
+        """The fair record of a finished game: what `bluffdice verify URL` reads."""
+        try:
+            fair = hall.get(request.path_params["id"]).fair_record()
+        except HallError as exc:
+            return error(str(exc), 404)
+        return MsgspecResponse(
+            fair,
+            headers={"Content-Disposition": f'inline; filename="{request.path_params["id"]}.json"'},
+        )
+
+    async def api_review(request: Request) -> Response:
+        try:
+            # rating a game takes a moment (odds, the solved round): off the event loop
+            review = await asyncio.to_thread(hall.review, request.path_params["id"])
+        except HallError as exc:
+            return error(str(exc), 404)
+        return MsgspecResponse(review)
+
     async def api_replay(request: Request) -> Response:
         try:
             return MsgspecResponse(hall.replay(request.path_params["id"]))
@@ -193,7 +224,10 @@ def create_app(
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", api_table),
         Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
+        Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
+        Route("/api/replays/{id}/review", api_review),
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
