@@ -42,11 +42,22 @@ def commands() -> dict[str, list[str]]:
     }
 
 
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The children may write bytecode, as an installed package has it: with
+PYTHONDONTWRITEBYTECODE set (some shells and CI images set it), every run would compile
+bluffdice from source while typer and rich load the bytecode pip wrote, and the warm-up
+run below would warm nothing."""
+
+
 def run_once(argv: list[str]) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of one run, from the kernel's accounting of the child."""
     started = time.perf_counter()
     child = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=CHILD_ENV,
     )
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started

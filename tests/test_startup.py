@@ -65,3 +65,11 @@ def test_the_probe_sees_heavy_libraries_when_a_command_needs_them() -> None:
     """The probe is not blind: replaying a store does load SQLAlchemy."""
     modules = loaded("replay", "--list", "--db", "sqlite://")
     assert "sqlalchemy" in heavy_in(modules)
+
+
+def test_a_mia_command_imports_no_other_game() -> None:
+    """Games load when first named: `odds mia` pays for Mia only."""
+    modules = loaded("odds", "mia")
+    assert "bluffdice.games.mia.state" in modules  # the probe sees the game it needs
+    others = ("bluffdice.games.liars_dice", "bluffdice.games.common_hand")
+    assert sorted(m for m in modules if m.startswith(others)) == []

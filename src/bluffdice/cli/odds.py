@@ -161,11 +161,11 @@ def mia(
 
 def mia_document(rules: MiaRules) -> dict[str, Any]:
     """The JSON document of `bluffdice odds mia --json`."""
-    from bluffdice.odds import mia as mia_odds
+    from bluffdice.odds import mia_table
 
     return {
         "rules": rules.text,
-        "median": mia_odds.median(rules),
+        "median": mia_table.median(rules),
         "values": [
             {
                 "value": row.value,
@@ -179,7 +179,7 @@ def mia_document(rules: MiaRules) -> dict[str, Any]:
                 "p_beat_or_tie_exact": exact(row.p_beat_or_tie),
                 "p_lose_exact": exact(row.p_lose),
             }
-            for row in mia_odds.value_table(rules)
+            for row in mia_table.value_table(rules)
         ],
         "tiers": [
             {
@@ -190,7 +190,7 @@ def mia_document(rules: MiaRules) -> dict[str, Any]:
                 "p_beat": float(t.p_beat),
                 "p_beat_exact": exact(t.p_beat),
             }
-            for t in mia_odds.tier_table(rules)
+            for t in mia_table.tier_table(rules)
         ],
     }
 
@@ -199,10 +199,10 @@ def _mia_table(rules: MiaRules) -> None:
     from rich import box
     from rich.table import Table
 
-    from bluffdice.odds import mia as mia_odds
+    from bluffdice.odds import mia_table
 
-    rows = mia_odds.tier_table(rules)
-    middle = mia_odds.median_tier(rules)
+    rows = mia_table.tier_table(rules)
+    middle = mia_table.median_tier(rules)
     ties = any(len(r.values) > 1 for r in rows)
     table = Table(
         title=f"Mia odds: {_rules_title(rules)}",

@@ -1,12 +1,12 @@
 """The pure rules core: every game, its rule sets, and nothing that does I/O.
 
 Import a game's module for its types; use the functions here to go from a name or rule
-string to rules and a fresh game.
+string to rules and a fresh game. Importing this package imports no game: each is loaded
+the first time it is named (see `registry.BUILTIN`).
 """
 
 from typing import Any
 
-from bluffdice.games import common_hand, liars_dice, mia
 from bluffdice.games.base import (
     CHANCE,
     TERMINAL,
@@ -29,10 +29,6 @@ from bluffdice.games.registry import (
     register,
     rules_string,
 )
-
-register(mia.SPEC)
-register(liars_dice.SPEC)
-register(common_hand.SPEC)
 
 
 def new_game(rules: Any, players: int) -> GameState:

@@ -1,11 +1,18 @@
 """The list of games and their presets, and rule strings that name either.
 
 `parse_rules("meyer(lives=3)")` finds the preset or game the name stands for, then
-applies the options. Games add themselves to `GAMES` in `bluffdice.games`.
+applies the options.
+
+The built-in games are registered lazily: `BUILTIN` names each game's module with the
+names and presets it answers to, and a game's module is imported (and its `SPEC`
+registered) the first time one of its names is used. `bluffdice odds mia` then never pays
+for importing Liar's Dice; `games()` imports them all. A test keeps `BUILTIN` equal to
+what the modules declare.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,6 +63,58 @@ def tagged_structs(*modules: Any) -> tuple[type, ...]:
     return tuple(found)
 
 
+BUILTIN: dict[str, tuple[str, ...]] = {
+    "bluffdice.games.mia": (
+        "mia",
+        "meyer-game",
+        "meier",
+        "maexchen-game",
+        "classic",
+        "doubles-ascending",
+        "meyer",
+        "maexchen",
+        "drinking",
+    ),
+    "bluffdice.games.liars_dice": (
+        "liars-dice",
+        "dudo",
+        "perudo",
+        "single-hand",
+        "dudo-single-round",
+        "openspiel",
+    ),
+    "bluffdice.games.common_hand": ("common-hand", "poker-dice", "common-hand-round"),
+}
+"""Each built-in game's module and every name (game, alias, preset) it registers."""
+
+_GAMES: dict[str, GameSpec] = {}
+_NAMES: dict[str, GameSpec] = {}
+_PRESETS: dict[str, tuple[GameSpec, Any]] = {}
+_PENDING: dict[str, str] = {name: module for module, names in BUILTIN.items() for name in names}
+"""Names whose game is not imported yet, each to the module that defines it."""
+
+
+def _load(module: str) -> None:
+    """Import a built-in game's module and register its `SPEC` (once)."""
+    spec = importlib.import_module(module).SPEC
+    for key in [k for k, m in _PENDING.items() if m == module]:
+        del _PENDING[key]
+    _add(spec)
+
+
+def _load_name(name: str) -> None:
+    """Make sure the game that `name` belongs to, if it is a built-in one, is loaded."""
+    module = _PENDING.get(name)
+    if module is not None:
+        _load(module)
+
+
+def _load_all() -> None:
+    for module in BUILTIN:
+        if module in _PENDING.values():
+            _load(module)
+
+
 def unregister(name: str) -> None:
     """Forget a game (tests register throw-away games)."""
     spec = _GAMES.pop(name)
@@ -66,13 +125,13 @@ def unregister(name: str) -> None:
     parse_rules.cache_clear()
 
 
-_GAMES: dict[str, GameSpec] = {}
-_NAMES: dict[str, GameSpec] = {}
-_PRESETS: dict[str, tuple[GameSpec, Any]] = {}
-
-
 def register(spec: GameSpec) -> None:
     """Make a game known by its name, aliases and presets (names must be unique)."""
+    _load_all()  # a new game's names must not clash with a built-in one's
+    _add(spec)
+
+
+def _add(spec: GameSpec) -> None:
     for name in (spec.name, *spec.aliases):
         if name in _NAMES and _NAMES[name] is not spec:
             raise ValueError(f"game name {name!r} is taken")
@@ -85,22 +144,37 @@ def register(spec: GameSpec) -> None:
 
 
 def games() -> list[GameSpec]:
-    return list(_GAMES.values())
+    """Every game: the built-in ones in the order of `BUILTIN`, then others as registered
+    (the same order whichever game happened to be loaded first)."""
+    _load_all()
+    builtin = [importlib.import_module(module).SPEC for module in BUILTIN]
+    builtin = [spec for spec in builtin if _GAMES.get(spec.name) is spec]
+    return builtin + [spec for spec in _GAMES.values() if spec not in builtin]
+
+
+def known_names() -> list[str]:
+    """Every game name, alias and preset, sorted, without importing any game."""
+    return sorted(set(_NAMES) | set(_PRESETS) | set(_PENDING))
 
 
 def get_game(name: str) -> GameSpec:
     """The game called `name` (or one of its aliases); a RuleError lists the known ones."""
     key = name.strip().lower().replace("_", "-")
+    _load_name(key)
     spec = _NAMES.get(key)
     if spec is None:
+        _load_all()
         raise RuleError(f"unknown game {name!r}; games are: {', '.join(sorted(_NAMES))}")
     return spec
 
 
 def game_of(rules: Any) -> GameSpec:
-    for spec in _GAMES.values():
-        if isinstance(rules, spec.rules_cls):
-            return spec
+    for attempt in range(2):
+        for spec in _GAMES.values():
+            if isinstance(rules, spec.rules_cls):
+                return spec
+        if attempt == 0:
+            _load_all()
     raise RuleError(f"{type(rules).__name__} is not the rules of a known game")
 
 
@@ -112,14 +186,15 @@ def parse_rules(text: str, game: str | None = None) -> Any:
     """
     name, pairs = split_rule_string(text)
     key = name.replace("_", "-")
+    _load_name(key)
     if key in _PRESETS:
         spec, base = _PRESETS[key]
     elif key in _NAMES:
         spec = _NAMES[key]
         base = spec.default_rules()
     else:
-        known = sorted(set(_PRESETS) | set(_NAMES))
-        raise RuleError(f"unknown preset or game {name!r}; known names are: {', '.join(known)}")
+        known = ", ".join(known_names())
+        raise RuleError(f"unknown preset or game {name!r}; known names are: {known}")
     if game is not None and spec is not get_game(game):
         raise RuleError(f"{name!r} is a rule set of {spec.name}, not of {get_game(game).name}")
     return apply_options(spec.name, base, pairs)
@@ -135,6 +210,7 @@ def rules_string(rules: Any, full: bool = False) -> str:
 
 def preset_name(rules: Any) -> str | None:
     """The name of the preset equal to `rules`, if any."""
+    game_of(rules)  # loads the game, and with it its presets
     for name, (_, preset) in _PRESETS.items():
         if preset == rules:
             return name

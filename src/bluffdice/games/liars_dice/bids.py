@@ -21,6 +21,8 @@ _CHALLENGE = Challenge()
 _CALZA = Calza()
 
 _Key = tuple[int, Bid | None, bool]
+MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[object, LiarsDiceAction]]
+"""A situation's legal actions in order, and the same actions as a look-up table."""
 
 
 def whole_numbers(bid: Bid) -> bool:
@@ -39,8 +41,10 @@ class BidLadder:
         self.rules = rules
         self.faces = rules.faces
         self._bids: dict[tuple[int, int], Bid] = {}
-        self._actions: dict[_Key, tuple[LiarsDiceAction, ...]] = {}
-        self._sets: dict[_Key, frozenset[LiarsDiceAction]] = {}
+        self.tables: dict[_Key, MoveTable] = {}
+        """What `moves` has built so far, by (dice in play, last bid, palifico)."""
+        self.wild = (self.wild_face(False), self.wild_face(True))
+        """The wild face outside and in a palifico round, by `palifico`."""
 
     # --- facts of the rule set --------------------------------------------------------
 
@@ -105,8 +109,13 @@ class BidLadder:
     ) -> tuple[LiarsDiceAction, ...]:
         """Every legal action with `total` dice in play: bids lowest first, then liar and
         calza once there is a bid."""
+        return self.moves(total, last, palifico)[0]
+
+    def moves(self, total: int, last: Bid | None, palifico: bool) -> MoveTable:
+        """The legal actions, and each mapped to itself: one look-up both checks an action
+        and finds the ladder's own object for it (plain ints, whatever the caller sent)."""
         key = (total, last, palifico)
-        found = self._actions.get(key)
+        found = self.tables.get(key)
         if found is None:
             actions: list[LiarsDiceAction] = [
                 self.bid(q, f)
@@ -118,15 +127,15 @@ class BidLadder:
                 actions.append(_CHALLENGE)
                 if self.rules.calza:
                     actions.append(_CALZA)
-            found = self._actions[key] = tuple(actions)
-            self._sets[key] = frozenset(found)
+            legal = tuple(actions)
+            found = self.tables[key] = (legal, {a: a for a in legal})
         return found
 
     def is_legal(self, total: int, last: Bid | None, palifico: bool, action: object) -> bool:
-        key = (total, last, palifico)
-        if key not in self._sets:
-            self.legal_actions(total, last, palifico)
-        return action in self._sets[key]
+        try:
+            return action in self.moves(total, last, palifico)[1]
+        except TypeError:  # not hashable: not an action
+            return False
 
     def refusal(self, total: int, last: Bid | None, palifico: bool, new: Bid) -> str:
         """A sentence for the player saying why `new` is refused and what would do."""

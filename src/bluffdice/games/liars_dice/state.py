@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -49,7 +50,7 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.bids import whole_numbers
+from bluffdice.games.liars_dice.bids import BidLadder, MoveTable, whole_numbers
 from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
@@ -142,63 +143,110 @@ class LiarsDiceState(TableState, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[LiarsDiceOutcome, Fraction]]:
         if self.phase == "roll":
-            return roll_table(Dice, self.dice[self.turn], self.rules.faces)[0]
+            key = self.dice[self.turn] << 4 | self.rules.faces
+            return (_ROLLS.get(key) or _rolls(key))[0]
         if self.phase == "seat":
             p = Fraction(1, self.players)
             return [(FirstPlayer(i), p) for i in range(self.players)]
         return ()
 
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
+        global _LAST
         if self.phase != "bid":
             return ()
-        return _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[0]
+        ladder: BidLadder = self.rules.ladder
+        key = (sum(self.dice), self.bid, self.palifico)
+        table = ladder.tables.get(key) or ladder.moves(*key)
+        _LAST = (self, table)
+        return table[0]
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         phase = self.phase
-        if phase == "over":
-            raise IllegalAction("the game is over")
-        events: list[Event] = []
         if phase == "bid":
+            last = _LAST
             try:
-                table = _legal_moves(self.rules, sum(self.dice), self.bid, self.palifico)[1]
-                found = table.get(action)
+                found = (last[1] if last[0] is self else _moves(self))[1].get(action)
             except TypeError:  # not even hashable: certainly not an action
                 found = None
-            if found is None or (type(found) is Bid and not whole_numbers(action)):
-                raise IllegalAction(self._why_illegal(action))
             # `found` is the rules' own action: a numpy int in a bid becomes an int, so
-            # events and the record hold plain numbers.
+            # events and the record hold plain numbers. The actions `legal_actions` gave
+            # are those objects, so only a look-alike needs a closer look.
+            if found is None or (
+                found is not action and type(found) is Bid and not whole_numbers(action)
+            ):
+                raise IllegalAction(self._why_illegal(action))
             if type(found) is Bid:
                 me = self.turn
-                q, f = found.quantity, found.face
+                key = (me, found.quantity, found.face)
+                call, made = _CALLS.get(key) or _bid_events(key)
                 nxt = me + 1 if me + 1 < self.players else 0
                 if not self.dice[nxt]:
                     nxt = self.next_alive(me)
-                state = msgspec.structs.replace(
+                state = _replace(
                     self,
                     bid=found,
                     bidder=me,
-                    bids=(*self.bids, BidCall(me, q, f)),
+                    bids=self.bids + (call,),
                     turn=nxt,
                     moves=self.moves + 1,
                 )
-                return _step(Step, (state, (BidMade(player=me, quantity=q, face=f),)))
+                return _step(Step, (state, made))
             # liar or calza: the round ends (and counts the move)
-            return _step(Step, (self._apply_action(found, events), tuple(events)))
-        elif phase == "roll":
-            return self._apply_roll(action)
-        else:
-            if (
-                not isinstance(action, FirstPlayer)
-                or not is_whole(action.player)
-                or not 0 <= action.player < self.players
+            events: list[Event] = []
+            return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
+        if phase == "roll":
+            roller = self.turn
+            count = self.dice[roller]
+            cup = count << 4 | self.rules.faces
+            try:
+                known = (_ROLLS.get(cup) or _rolls(cup))[1].get(action)
+            except TypeError:  # a list among the dice: not hashable, not a roll
+                known = None
+            if known is None or (
+                known is not action
+                and (
+                    not isinstance(action, Dice)
+                    or not isinstance(action.dice, tuple)
+                    or not all(is_whole(d) for d in action.dice)
+                )
             ):
                 raise IllegalAction(
-                    f"chance must pick the first player (first 0 .. first {self.players - 1})"
+                    f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
+                    "(e.g. dice " + "1" * count + ")"
                 )
-            state = self._start_round(action.player, 1, events)
-        return _step(Step, (msgspec.structs.replace(state, moves=self.moves + 1), tuple(events)))
+            dice = action.dice
+            rolled = (roller, dice)
+            shown = (known is action and _ROLLED.get(rolled)) or _roll_events(
+                rolled, known is action
+            )
+            cups = list(self.hands)
+            cups[roller] = dice
+            hands = tuple(cups)
+            # The next seat with dice rolls, or, all cups rolled, the starter bids.
+            seat, players, counts = roller + 1, self.players, self.dice
+            while seat < players and not counts[seat]:
+                seat += 1
+            if seat < players:
+                state = _replace(self, hands=hands, turn=seat, moves=self.moves + 1)
+            else:
+                state = _replace(
+                    self, hands=hands, phase="bid", turn=self.starter, moves=self.moves + 1
+                )
+            return _step(Step, (state, shown))
+        if phase == "over":
+            raise IllegalAction("the game is over")
+        if (
+            not isinstance(action, FirstPlayer)
+            or not is_whole(action.player)
+            or not 0 <= action.player < self.players
+        ):
+            raise IllegalAction(
+                f"chance must pick the first player (first 0 .. first {self.players - 1})"
+            )
+        events = []
+        state = self._start_round(action.player, 1, events)
+        return _step(Step, (_replace(state, moves=self.moves + 1), tuple(events)))
 
     def view(self, player: int | None) -> LiarsDiceView:
         rules: LiarsDiceRules = self.rules
@@ -260,7 +308,7 @@ class LiarsDiceState(TableState, frozen=True):
                 other = (face,) * len(hand)
                 if other != hand:
                     hands = self.hands[:seat] + (other,) + self.hands[seat + 1 :]
-                    variants.append(msgspec.structs.replace(self, hands=hands))
+                    variants.append(_replace(self, hands=hands))
         return variants
 
     def invariants(self) -> list[str]:
@@ -305,66 +353,29 @@ class LiarsDiceState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_roll(self, outcome: Any) -> Step:
-        roller = self.turn
-        count = self.dice[roller]
-        if (
-            not isinstance(outcome, Dice)
-            or not isinstance(outcome.dice, tuple)
-            or not all(is_whole(d) for d in outcome.dice)
-            or outcome not in roll_table(Dice, count, self.rules.faces)[1]
-        ):
-            raise IllegalAction(
-                f"chance must roll {count} dice showing 1 to {self.rules.faces}, sorted "
-                "(e.g. dice " + "1" * count + ")"
-            )
-        events = (Rolled(player=roller, count=count), YourDice(player=roller, dice=outcome.dice))
-        hands = self.hands[:roller] + (outcome.dice,) + self.hands[roller + 1 :]
-        moves = self.moves + 1
-        for seat in range(roller + 1, self.players):
-            if self.dice[seat]:
-                state = msgspec.structs.replace(self, hands=hands, turn=seat, moves=moves)
-                return _step(Step, (state, events))
-        state = msgspec.structs.replace(
-            self, hands=hands, phase="bid", turn=self.starter, moves=moves
-        )
-        return _step(Step, (state, events))
-
     def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
+        """Liar or calza on the standing bid: lift the cups, count, and end the round."""
         me = self.turn
-        if isinstance(action, Bid):
-            events.append(BidMade(player=me, quantity=action.quantity, face=action.face))
-            return msgspec.structs.replace(
-                self,
-                bid=action,
-                bidder=me,
-                bids=(*self.bids, BidCall(me, action.quantity, action.face)),
-                turn=self.next_alive(me),
-            )
         bid = self.bid
         assert bid is not None  # liar and calza are only legal after a bid
-        ladder = self.rules.ladder
-        count = ladder.count(self.hands, bid.face, self.palifico)
-        reveal = Revealed(
-            hands=self.hands,
-            quantity=bid.quantity,
-            face=bid.face,
-            count=count,
-            wild=ladder.wild_face(self.palifico),
-        )
-        if isinstance(action, Challenge):
-            events.append(
-                Challenged(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
-            )
+        quantity, face = bid.quantity, bid.face
+        wild = self.rules.ladder.wild[self.palifico]
+        counted = (face, wild)  # a wild die counts as the bid's face
+        count = 0
+        for hand in self.hands:
+            for d in hand:
+                if d in counted:
+                    count += 1
+        reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
+        if type(action) is Challenge:
+            events.append(Challenged(player=me, bidder=self.bidder, quantity=quantity, face=face))
             events.append(reveal)
-            if count >= bid.quantity:
+            if count >= quantity:
                 return self._end_round("liar", me, count, (me, -1, LOST_CHALLENGE), events)
             return self._end_round("liar", me, count, (self.bidder, -1, CAUGHT_BLUFFING), events)
-        events.append(
-            CalzaCalled(player=me, bidder=self.bidder, quantity=bid.quantity, face=bid.face)
-        )
+        events.append(CalzaCalled(player=me, bidder=self.bidder, quantity=quantity, face=face))
         events.append(reveal)
-        if count == bid.quantity:
+        if count == quantity:
             return self._end_round("calza", me, count, (me, +1, CALZA_RIGHT), events)
         return self._end_round("calza", me, count, (me, -1, CALZA_WRONG), events)
 
@@ -377,19 +388,18 @@ class LiarsDiceState(TableState, frozen=True):
         events: list[Event],
     ) -> LiarsDiceState:
         rules: LiarsDiceRules = self.rules
+        n = self.players
         player, delta, reason = change
         dice = list(self.dice)
         before = dice[player]
-        dice[player] = max(0, min(rules.dice, before + delta))
-        changed = DiceChanged(
-            player=player, change=dice[player] - before, dice=dice[player], reason=reason
-        )
+        after = dice[player] = max(0, min(rules.dice, before + delta))
+        changed = DiceChanged(player=player, change=after - before, dice=after, reason=reason)
         events.append(changed)
         eliminated: tuple[int, ...] = self.eliminated
         eliminated_in: tuple[int, ...] = self.eliminated_in
-        if dice[player] == 0:
-            eliminated = (*eliminated, player)
-            eliminated_in = (*eliminated_in, self.round)
+        if after == 0:
+            eliminated = eliminated + (player,)
+            eliminated_in = eliminated_in + (self.round,)
             events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round,
@@ -400,26 +410,11 @@ class LiarsDiceState(TableState, frozen=True):
             count=count,
             changes=(changed,),
         )
-        state = msgspec.structs.replace(
-            self,
-            moves=self.moves + 1,
-            dice=tuple(dice),
-            eliminated=eliminated,
-            eliminated_in=eliminated_in,
-            hands=((),) * self.players,
-            bid=None,
-            bidder=-1,
-            bids=(),
-            palifico=False,
-            last_round=summary,
-        )
-        alive = [p for p in range(self.players) if dice[p]]
         result: GameOver | None = None
+        alive: list[int] = []
         if rules.single_round:
-            others = tuple(p for p in range(self.players) if p != player)
-            winners, losers = ((player,), others) if delta > 0 else (others, (player,))
-            result = GameOver(winners=winners, losers=losers, standings=winners + losers)
-        elif len(alive) <= 1:
+            result = _single_round_result(n, player, delta > 0)
+        elif len(alive := [p for p in range(n) if dice[p]]) <= 1:
             result = GameOver(
                 winners=tuple(alive),
                 losers=tuple(eliminated),
@@ -427,20 +422,48 @@ class LiarsDiceState(TableState, frozen=True):
             )
         if result is not None:
             events.append(result)
-            return msgspec.structs.replace(state, phase="over", turn=-1, result=result)
+            return _replace(
+                self,
+                phase="over",
+                turn=-1,
+                result=result,
+                moves=self.moves + 1,
+                dice=tuple(dice),
+                eliminated=eliminated,
+                eliminated_in=eliminated_in,
+                hands=((),) * n,
+                bid=None,
+                bidder=-1,
+                bids=(),
+                palifico=False,
+                last_round=summary,
+            )
+        state = _replace(
+            self,
+            moves=self.moves + 1,
+            dice=tuple(dice),
+            eliminated=eliminated,
+            eliminated_in=eliminated_in,
+            hands=((),) * n,
+            bid=None,
+            bidder=-1,
+            bids=(),
+            palifico=False,
+            last_round=summary,
+        )
         # The loser of a challenge, or the calza caller, opens the next round.
         starter = player if call == "liar" else caller
         palifico = (
             rules.palifico
             and delta < 0
-            and dice[player] == 1
+            and after == 1
             and not self.palifico_done[player]
             and len(alive) >= 3
         )
         if palifico:
             done = list(self.palifico_done)
             done[player] = True
-            state = msgspec.structs.replace(state, palifico_done=tuple(done))
+            state = _replace(state, palifico_done=tuple(done))
         return state._start_round(state.alive_from(starter), self.round + 1, events, palifico)
 
     def _start_round(
@@ -454,7 +477,7 @@ class LiarsDiceState(TableState, frozen=True):
             dice, first = self.dice, {}
         events.append(RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico))
         first_roller = next(p for p in range(n) if dice[p])
-        return msgspec.structs.replace(
+        return _replace(
             self,
             dice=dice,
             phase="roll",
@@ -507,31 +530,79 @@ _step = tuple.__new__
 named tuple: half the cost, on every move."""
 _FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
 
-_MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[Any, LiarsDiceAction]]
-_MOVES: dict[int, tuple[LiarsDiceRules, dict[tuple[int, Bid | None, bool], _MoveTable]]] = {}
+_replace = msgspec.structs.replace
+_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+"""By `dice << 4 | faces` (faces fit in four bits): an int key costs no tuple per move."""
+_LAST: tuple[object, MoveTable] = (None, ((), {}))
+"""The last bidding state whose legal actions were looked up, and its table: a driver
+asks `legal_actions` and then `apply` of the same state, so the second look-up is free."""
 
 
-def _legal_moves(
-    rules: LiarsDiceRules, total: int, bid: Bid | None, palifico: bool
-) -> _MoveTable:
-    """The ladder's legal actions, and each mapped to itself, so one look-up both checks
-    an action and finds the ladder's own object for it. Kept per rule set by identity:
-    hashing a rules dataclass on every move would cost more than the move."""
-    entry = _MOVES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_MOVES) > 256:
-            _MOVES.clear()
-        entry = _MOVES[id(rules)] = (rules, {})
-    key = (total, bid, palifico)
-    table = entry[1].get(key)
-    if table is None:
-        legal = rules.ladder.legal_actions(total, bid, palifico)
-        table = entry[1][key] = (legal, {a: a for a in legal})
+def _moves(state: LiarsDiceState) -> MoveTable:
+    """The legal actions of a bidding state (see `BidLadder.moves`)."""
+    global _LAST
+    last = _LAST
+    if last[0] is state:
+        return last[1]
+    ladder: BidLadder = state.rules.ladder
+    key = (sum(state.dice), state.bid, state.palifico)
+    table = ladder.tables.get(key) or ladder.moves(*key)
+    _LAST = (state, table)
     return table
+
+
+_CALLS: dict[tuple[int, int, int], tuple[BidCall, tuple[Event, ...]]] = {}
+_ROLLED: dict[tuple[int, tuple[int, ...]], tuple[Event, ...]] = {}
+"""Events are immutable values, so the few that recur (a bid by a seat, a seat's roll)
+are made once and shared: building them anew was a third of a move's cost."""
+
+
+def _bid_events(key: tuple[int, int, int]) -> tuple[BidCall, tuple[Event, ...]]:
+    """The record of a bid (player, quantity, face) and the events it causes."""
+    player, quantity, face = key
+    made = (
+        BidCall(player, quantity, face),
+        (BidMade(player=player, quantity=quantity, face=face),),
+    )
+    _CALLS[key] = made
+    return made
+
+
+def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, ...]:
+    """The events of seat `player` rolling `dice`; kept for next time unless `keep` is
+    false (dice that only look like the table's own: keep their exact form, once)."""
+    player, dice = key
+    events = (Rolled(player=player, count=len(dice)), YourDice(player=player, dice=dice))
+    if keep:
+        if len(_ROLLED) > 4096:
+            _ROLLED.clear()
+        _ROLLED[key] = events
+    return events
+
+
+@cache
+def _single_round_result(players: int, player: int, won: bool) -> GameOver:
+    """How a single-round game ends when `player` won or lost the round's die: the few
+    possible results are shared, immutable values."""
+    others = tuple(p for p in range(players) if p != player)
+    winners, losers = ((player,), others) if won else (others, (player,))
+    return GameOver(winners=winners, losers=losers, standings=winners + losers)
+
+
+def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
+    """The chance outcomes of a cup (key `dice << 4 | faces`), and each mapped to itself
+    (as `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
+    outcomes = roll_table(Dice, key >> 4, key & 15)[0]
+    found = _ROLLS[key] = (outcomes, {o: o for o, _ in outcomes})
+    return found
 
 
 def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> LiarsDiceState:
     """A game at its first chance node (who starts, or the first cup); 2 to 8 players."""
+    # States are immutable values: every new game of a rule set can share the first one.
+    found = _FIRST.get((id(rules), players))
+    if found is not None and found[0] is rules:
+        return found[1]
     chosen: LiarsDiceRules
     if isinstance(rules, str):
         from bluffdice.games.registry import parse_rules
@@ -543,7 +614,6 @@ def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> Lia
         raise RuleError(
             f"Liar's Dice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
-    # States are immutable values: every new game of a rule set can share the first one.
     key = (id(chosen), players)
     found = _FIRST.get(key)
     if found is not None and found[0] is chosen:
