@@ -154,7 +154,7 @@ def create_app(
         except (TimeoutError, WebSocketDisconnect):
             await websocket.close(code=1008)
             return
-        connection = Connection(live.seat_of(token))
+        connection = Connection(live.seat_of(token), hall=hall)
         live.connect(connection)
         reader = asyncio.create_task(_read(websocket, live, connection))
         writer = asyncio.create_task(_write(websocket, connection))
@@ -179,7 +179,7 @@ def create_app(
             hall.guard(live, functools.partial(live.receive, connection, data))
 
     async def _write(websocket: WebSocket, connection: Connection) -> None:
-        while (data := await connection.queue.get()) is not None:
+        while (data := await connection.get()) is not None:
             await websocket.send_text(data.decode())
         with contextlib.suppress(Exception):
             await websocket.close(code=1008, reason=connection.reason[:100])
