@@ -51,6 +51,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def runqueue_seconds(pid: int) -> float:
+    """Seconds the server's threads were ready to run but waited for a CPU (a machine
+    busy with other work): /proc/PID/task/*/schedstat, second field, in nanoseconds."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -74,6 +86,8 @@ class Totals:
     moves: int = 0
     measuring: bool = False
     errors: int = 0
+    lost: int = 0
+    """Connections the server closed (a client it found too slow or too eager)."""
     warm: int = 0
     """Moves completed before measuring (the warm-up waits for one per table)."""
 
@@ -116,18 +130,21 @@ class Client(asyncio.Protocol):
         )
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.totals.lost += 1
         if not self.ready.done():
             self.ready.set_exception(ConnectionError("closed during the handshake"))
 
-    def send(self, payload: bytes) -> None:
-        """One text frame. Clients must mask; an all-zero key is a valid mask that
-        leaves the payload as it is, which spares the client the XOR."""
+    def send(self, payload: bytes, opcode: int = 1) -> None:
+        """One frame (text unless told). Clients must mask; an all-zero key is a valid
+        mask that leaves the payload as it is, which spares the client the XOR."""
         assert self.transport is not None
         n = len(payload)
         if n < 126:
-            header = bytes((0x81, 0x80 | n))
+            header = bytes((0x80 | opcode, 0x80 | n))
         else:
-            header = bytes((0x81, 0x80 | 126)) + n.to_bytes(2, "big")
+            header = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
         self.transport.write(header + b"\0\0\0\0" + payload)
 
     def data_received(self, data: bytes) -> None:
@@ -159,6 +176,8 @@ class Client(asyncio.Protocol):
             del buffer[: start + size]
             if opcode == 1 and not self.stopped:
                 self.message(payload)
+            elif opcode == 9 and not self.stopped:
+                self.send(payload, opcode=10)  # the server's keepalive ping wants a pong
 
     def pace(self) -> float:
         """Seconds to wait so as to stay within the server's limit of messages per second
@@ -258,10 +277,12 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     while totals.warm < count and time.monotonic() < warm_until:
         await asyncio.sleep(0.2)
     cpu0, wall0, mine0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    waited0 = runqueue_seconds(pid)
     totals.measuring = True
     await asyncio.sleep(seconds)
     totals.measuring = False
     cpu1, wall1, mine1 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    waited1 = runqueue_seconds(pid)
     memory = rss_mib(pid)
     for client in clients:
         client.stopped = True
@@ -280,10 +301,12 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
         "p99_ms": pct(0.99),
         "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (wall1 - wall0),
+        "server_waited_pct": 100 * (waited1 - waited0) / (wall1 - wall0),
         "server_ms_per_move": 1000 * (cpu1 - cpu0) / max(1, totals.moves),
         "server_rss_mib": memory,
         "clients_cpu_pct": 100 * (mine1 - mine0) / (wall1 - wall0),
         "refusals": totals.errors,
+        "lost": totals.lost,
     }
 
 
@@ -352,16 +375,17 @@ def main() -> None:
     )
     header = (
         f"{'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'server CPU':>10} {'CPU/move':>8} {'server RSS':>10} {'clients CPU':>11} "
-        f"{'refused':>7}"
+        f"{'server CPU':>10} {'CPU/move':>8} {'waited':>6} {'server RSS':>10} {'clients CPU':>11} "
+        f"{'refused':>7} {'lost':>4}"
     )
     print(header)
     for r in rows:
         print(
             f"{r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} "
             f"{r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
-            f"{r['server_ms_per_move']:>5.2f} ms {r['server_rss_mib']:>7.0f} MiB "
-            f"{r['clients_cpu_pct']:>10.0f}% {r['refusals']:>7}"
+            f"{r['server_ms_per_move']:>5.2f} ms {r['server_waited_pct']:>5.0f}% "
+            f"{r['server_rss_mib']:>7.0f} MiB "
+            f"{r['clients_cpu_pct']:>10.0f}% {r['refusals']:>7} {r['lost']:>4}"
         )
     print("target: 500 tables with p99 < 100 ms")
 
