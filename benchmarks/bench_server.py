@@ -86,6 +86,9 @@ class Totals:
     moves: int = 0
     measuring: bool = False
     errors: int = 0
+    playing: bool = False
+    """False while connections open: prompts wait, so the handshakes are not queued
+    behind the moves of the tables already seated."""
     lost: int = 0
     """Connections the server closed (a client it found too slow or too eager)."""
     warm: int = 0
@@ -119,6 +122,8 @@ class Client(asyncio.Protocol):
         self.last = time.monotonic()
         self.transport: asyncio.Transport | None = None
         self.stopped = False
+        self.waiting: bytes | None = None
+        """A prompt that came before play began."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -213,6 +218,9 @@ class Client(asyncio.Protocol):
                             totals.latencies.append(time.perf_counter() - sent)
                             totals.moves += 1
         elif raw.startswith(PROMPT):
+            if not totals.playing:
+                self.waiting = raw
+                return
             prompt = _prompt.decode(raw)
             actions = prompt["view"]["legal_actions"]
             legal = [a for a in actions if a["type"] != "mia.look"] or actions
@@ -270,7 +278,12 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
             await loop.create_connection(lambda: client, host, int(port))
             await client.ready
 
-    await asyncio.wait_for(asyncio.gather(*(open_one(c) for c in clients)), 300)
+    await asyncio.wait_for(asyncio.gather(*(open_one(c) for c in clients)), 900)
+    totals.playing = True
+    for client in clients:
+        if client.waiting is not None:
+            client.message(client.waiting)
+            client.waiting = None
     # Warm up: every connection greeted and, on average, one move per table made, so
     # that the measured seconds are play, not the storm of connections.
     warm_until = time.monotonic() + 120
