@@ -603,14 +603,26 @@ class Hall:
             try:
                 self.store.append_many(steps)
             except Exception:
-                failed = sorted({step["table_id"] for step in steps})
-                log.exception("store failed; tables %s closed, they resume on restart", failed)
-                for table_id in failed:
-                    live = self.tables.pop(table_id, None)
-                    if live is not None:
-                        live.close()
+                log.exception("store failed; writing table by table")
+                self._commit_each(steps)
         for connection, data in held:
             connection.put(data)  # a closed table's connections are dropped: nothing goes
+
+    def _commit_each(self, steps: list[dict[str, Any]]) -> None:
+        """After a failed group commit: each table's steps in a transaction of their
+        own, so one table's bad write does not close every table of that turn."""
+        assert self.store is not None
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for step in steps:
+            by_table.setdefault(step["table_id"], []).append(step)
+        for table_id, own in by_table.items():
+            try:
+                self.store.append_many(own)
+            except Exception:
+                log.exception("table %s failed to store; closed, it resumes on restart", table_id)
+                live = self.tables.pop(table_id, None)
+                if live is not None:
+                    live.close()
 
     def guard(self, live: LiveTable, work: Callable[[], None]) -> None:
         """Run a table's work; if the store fails, the table leaves memory unannounced
