@@ -3,6 +3,7 @@ the store written before anyone is told, and tables resumed after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -416,7 +417,7 @@ def test_a_slow_connection_is_dropped_not_buffered() -> None:
     for n in range(10):
         connection.send(b"%d" % n)
     assert connection.dropped and connection.reason.startswith("too slow")
-    assert connection.queue.qsize() == 1 and connection.queue.get_nowait() is None
+    assert list(connection.queue) == [None]
 
 
 # --- rematch, store and restart ----------------------------------------------------------
@@ -451,7 +452,7 @@ def test_every_step_is_stored_before_anyone_is_told(
     def broken(*args: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(hall.store, "append", broken)
+    monkeypatch.setattr(hall.store, "append_many", broken)
     with connect(client, made["id"], token) as ws:
         sock = hello(ws, token)
         prompt = sock.until(lambda m: m["type"] == "prompt")
@@ -461,6 +462,97 @@ def test_every_step_is_stored_before_anyone_is_told(
     assert not any(m["type"] == "update" for m in sock.frames)
     assert made["id"] not in hall.tables
     assert stored_steps(client, made["id"]) == stored
+
+
+def seated_hall(db: str, tables: int) -> tuple[Hall, list[tuple[str, list[Connection]]]]:
+    """A hall with `tables` running two-person Mia tables, both seats connected."""
+    store = TableStore(Store(db).engine)
+    counter = iter(range(1, 10_000))
+    hall = Hall(store, dice=lambda: seeded(next(counter)))
+    seated = []
+    for _ in range(tables):
+        made = hall.create({"rules": "mia", "seats": [{"kind": "human"}] * 2, "name": "Ann"})
+        live = hall.tables[made["id"]]
+        live.claim("Bob")
+        connections = [Connection(seat, hall=hall) for seat in range(2)]
+        for connection in connections:
+            live.connect(connection)
+        seated.append((live.id, connections))
+    return hall, seated
+
+
+def move_now(hall: Hall, table_id: str, connections: list[Connection]) -> None:
+    """The seat to move rolls; its messages stay queued in `connections`."""
+    table = hall.tables[table_id].table
+    assert table is not None
+    pending = table.pending()
+    assert pending is not None
+    move = {"type": "move", "state_id": pending.state_id, "action": {"type": "mia.roll"}}
+    hall.tables[table_id].receive(connections[pending.seat], json.dumps(move))
+
+
+def updates(connection: Connection) -> int:
+    return sum(1 for data in connection.queue if data and b'"type":"update"' in data)
+
+
+def test_moves_of_one_loop_turn_are_committed_together_before_anyone_is_told(
+    tmp_path: Path,
+) -> None:
+    async def play() -> None:
+        hall, seated = seated_hall(database(tmp_path), 3)
+        await asyncio.sleep(0)  # the seat draws of the new tables are committed
+        assert hall.store is not None
+        before = [len(hall.store.steps(table_id)) for table_id, _ in seated]
+        told = [updates(c) for _, connections in seated for c in connections]
+        commits: list[int] = []
+        append_many = hall.store.append_many
+
+        def counted(steps: list[dict[str, Any]]) -> None:
+            commits.append(len(steps))
+            append_many(steps)
+
+        hall.store.append_many = counted  # type: ignore[method-assign]
+        for table_id, connections in seated:
+            move_now(hall, table_id, connections)
+        # Accepted, not yet stored: nobody has heard of it.
+        assert [len(hall.store.steps(t)) for t, _ in seated] == before
+        assert [updates(c) for _, connections in seated for c in connections] == told
+        await asyncio.sleep(0)
+        assert len(commits) == 1 and commits[0] >= 3  # one transaction for three tables
+        after = [len(hall.store.steps(t)) for t, _ in seated]
+        assert all(a > b for a, b in zip(after, before, strict=True))
+        assert all(
+            updates(c) > n for c, n in zip([c for _, cs in seated for c in cs], told, strict=True)
+        )
+
+    asyncio.run(play())
+
+
+def test_a_failed_write_closes_only_the_table_it_belongs_to(tmp_path: Path) -> None:
+    async def play() -> None:
+        hall, seated = seated_hall(database(tmp_path), 2)
+        await asyncio.sleep(0)
+        assert hall.store is not None
+        (bad, bad_connections), (good, good_connections) = seated
+        stored = len(hall.store.steps(bad))
+        append_many = hall.store.append_many
+
+        def broken(steps: list[dict[str, Any]]) -> None:
+            if any(step["table_id"] == bad for step in steps):
+                raise OSError("disk full")
+            append_many(steps)
+
+        hall.store.append_many = broken  # type: ignore[method-assign]
+        told = updates(good_connections[0])
+        move_now(hall, bad, bad_connections)
+        move_now(hall, good, good_connections)
+        await asyncio.sleep(0)
+        assert bad not in hall.tables and all(c.dropped for c in bad_connections)
+        assert len(hall.store.steps(bad)) == stored
+        assert good in hall.tables and not any(c.dropped for c in good_connections)
+        assert updates(good_connections[0]) > told
+
+    asyncio.run(play())
 
 
 def test_a_restarted_server_resumes_every_unfinished_table(tmp_path: Path) -> None:

@@ -117,6 +117,8 @@ def serve(
             host=host,
             port=port,
             ws_max_size=64 * 1024,
+            # Moves and updates are small JSON: compressing them costs more than it saves.
+            ws_per_message_deflate=False,
             log_level="warning",
         )
     except (OSError, SystemExit) as exc:

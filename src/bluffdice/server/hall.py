@@ -123,25 +123,42 @@ class SeatSpec:
 
 class Connection:
     """One client connection: its seat (None for a spectator), a bounded send queue and
-    a budget of messages per second. The server's writer task drains `queue`; None in
-    the queue means: close."""
+    a budget of messages per second. The server's writer task drains `queue` (`get`);
+    None in the queue means: close. With a `hall`, what is sent while steps wait for
+    their commit is held back until they are committed (`Hall.commit`)."""
 
-    def __init__(self, seat: int | None = None, queue_size: int = QUEUE_SIZE) -> None:
+    def __init__(
+        self, seat: int | None = None, queue_size: int = QUEUE_SIZE, hall: Hall | None = None
+    ) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=queue_size)
+        self.queue: deque[bytes | None] = deque()
+        self.queue_size = queue_size
+        self.hall = hall
         self.dropped = False
         self.reason = ""
         self.strikes = 0
         self._allowance = BURST
         self._last = time.monotonic()
+        self._waiter: asyncio.Future[None] | None = None
 
     def send(self, data: bytes) -> None:
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        hall = self.hall
+        if hall is not None and hall.unwritten:
+            hall.held.append((self, data))
+            return
+        self.put(data)
+
+    def put(self, data: bytes) -> None:
+        """Queue `data` now (`send` holds it back while steps wait for their commit)."""
+        if self.dropped:
+            return
+        if len(self.queue) >= self.queue_size:
             self.drop("too slow: messages piled up")
+            return
+        self.queue.append(data)
+        self._wake()
 
     def drop(self, reason: str) -> None:
         """Stop sending and close; the queued messages are thrown away."""
@@ -149,9 +166,24 @@ class Connection:
             return
         self.dropped = True
         self.reason = reason
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.queue.clear()
+        self.queue.append(None)
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> bytes | None:
+        """The next message to send (None: close); waits only when the queue is empty,
+        so a writer drains a burst without a task switch per message."""
+        while not self.queue:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self.queue.popleft()
 
     def allow(self) -> bool:
         """Token bucket: RATE messages per second, BURST at once."""
@@ -614,16 +646,69 @@ class Hall:
         self.tables: dict[str, LiveTable] = {}
         self._reviews: dict[str, dict[str, Any]] = {}
         self._finished: deque[str] = deque()
+        self.unwritten: list[dict[str, Any]] = []
+        """Accepted steps waiting for the next commit (see `write_step`)."""
+        self.held: list[tuple[Connection, bytes]] = []
+        """Messages sent while steps were unwritten: they go out after the commit."""
+        self._commit: asyncio.Handle | None = None
 
     # --- persistence ---------------------------------------------------------------------
 
     def save(self, live: LiveTable, **values: Any) -> None:
         if self.store is not None:
+            self.commit()  # the table's steps before its new status, as they happened
             self.store.change(live.id, **values)
 
     def write_step(self, table_id: str, n: int, actor: int, text: str) -> None:
-        if self.store is not None:
-            self.store.append(table_id, n, actor, text)
+        """Group commit: the step joins every other step accepted in this turn of the
+        event loop, and all are written in one transaction at the end of the turn
+        (`commit`). Until then every message to a connection is held back, so no one
+        hears of a step before it is stored, and a busy server pays for one commit per
+        turn instead of one per move."""
+        if self.store is None:
+            return
+        self.unwritten.append({"table_id": table_id, "n": n, "actor": actor, "text": text})
+        if self._commit is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no event loop (a script, a test): write now
+                self.commit()
+                return
+            self._commit = loop.call_soon(self.commit)
+
+    def commit(self) -> None:
+        """Write the unwritten steps in one transaction, then send what was held back.
+        If the store fails, every table with a step in it leaves memory unannounced
+        (it resumes from the store, which has every step its players saw)."""
+        if self._commit is not None:
+            self._commit.cancel()
+            self._commit = None
+        steps, self.unwritten = self.unwritten, []
+        held, self.held = self.held, []
+        if steps and self.store is not None:
+            try:
+                self.store.append_many(steps)
+            except Exception:
+                log.exception("store failed; writing table by table")
+                self._commit_each(steps)
+        for connection, data in held:
+            connection.put(data)  # a closed table's connections are dropped: nothing goes
+
+    def _commit_each(self, steps: list[dict[str, Any]]) -> None:
+        """After a failed group commit: each table's steps in a transaction of their
+        own, so one table's bad write does not close every table of that turn."""
+        assert self.store is not None
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for step in steps:
+            by_table.setdefault(step["table_id"], []).append(step)
+        for table_id, own in by_table.items():
+            try:
+                self.store.append_many(own)
+            except Exception:
+                log.exception("table %s failed to store; closed, it resumes on restart", table_id)
+                live = self.tables.pop(table_id, None)
+                if live is not None:
+                    live.close()
 
     def guard(self, live: LiveTable, work: Callable[[], None]) -> None:
         """Run a table's work; if the store fails, the table leaves memory unannounced
@@ -863,5 +948,6 @@ class Hall:
         return table
 
     def close(self) -> None:
+        self.commit()
         for live in self.tables.values():
             live.close()
