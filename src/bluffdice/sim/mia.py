@@ -43,6 +43,8 @@ _HOLD = ROLES * FLOORS * VALUES_N
 _ANSWER = ROLES * FLOORS * VALUES_N * 2
 _PER_SEAT = _HOLD + _ANSWER
 _COLUMNS = WIDTH + 1
+_POOL = 1 << 17
+"""Games played side by side at most (larger batches go through in turn)."""
 
 HOLD, ANSWER, OVER = 0, 1, 2
 
@@ -135,17 +137,20 @@ class MiaSim:
         rules, P, lay = self.rules, self.players, self.layout
         ix = self.index_type
         i16 = np.int16
-        n = games
+        # A pool of live games: a finished game's slot takes the next game at once, so
+        # every step works on a full pool until the last games run out.
+        n = min(games, _POOL)
+        started = n
         out_lost = np.zeros((games, P), dtype=np.int16)
         out_drinks = np.zeros((games, P), dtype=np.int16)
         out_out = np.zeros((games, P), dtype=bool)
         out_rounds = np.zeros(games, dtype=np.int32)
 
         if first is None:
-            starter = rng.integers(0, P, size=n, dtype=i16)
+            first_seat = rng.integers(0, P, size=games, dtype=np.int8)
         else:
-            starter = np.full(n, first, dtype=i16)
-        first_seat = starter.astype(np.int8)
+            first_seat = np.full(games, first, dtype=np.int8)
+        starter = first_seat[:n].astype(i16)
         # One entry per game ...
         gid = np.arange(n, dtype=np.int32)
         answering = np.zeros(n, dtype=bool)
@@ -166,7 +171,8 @@ class MiaSim:
         lost = np.zeros(n * P, dtype=np.int32)
         drinks = np.zeros(n * P, dtype=np.int32)
         out = np.zeros(n * P, dtype=bool)
-        nxt = np.tile(((np.arange(P) + 1) % P).astype(i16), n)
+        clockwise = ((np.arange(P) + 1) % P).astype(i16)
+        nxt = np.tile(clockwise, n)
 
         lives_mode = rules.mode == "lives"
         mia = lay.mia
@@ -207,8 +213,7 @@ class MiaSim:
             # one draw per decision against the row's alias table
             rng.random(n, dtype=np.float32, out=u)
             u *= WIDTH
-            flat = row.astype(np.intp)
-            flat *= _COLUMNS
+            flat = np.multiply(row, _COLUMNS, dtype=np.int32)
             j = u.astype(i16)
             flat += j + hold_at * _COLUMNS
             act = other.take(flat)
@@ -224,7 +229,8 @@ class MiaSim:
                 said &= act != mia
             prev += (ann - prev) * said
             ann += (act - ann) * said
-            announcer += (turn - announcer) * said
+            if P > 2:  # heads-up, the announcer is the other seat
+                announcer += (turn - announcer) * said
             roller += (turn - roller) * (said > answering)
             called |= np.left_shift(said, turn, dtype=i16)
             if P == 2:
@@ -246,7 +252,8 @@ class MiaSim:
             if not e.size:
                 continue
             act_e, me = act[e], turn[e]
-            who = _pick(act_e < VALUES_N, me, announcer[e])  # an instant Mia's caller
+            caller = 1 - me if P == 2 else announcer[e]
+            who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
             loser, mia_loss, found, new_starter = self._round_ends(
                 rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
             )
@@ -256,19 +263,9 @@ class MiaSim:
             if not lives_mode:
                 done = rnd[e] >= rules.rounds
             go_on = e[~done]
-            if go_on.size:
-                s = new_starter[~done]
-                if P > 2:
-                    s = np.where(out[seat0[go_on] + s], next_of(go_on, s), s)
-                rnd[go_on] += 1
-                turn[go_on] = s
-                opener[go_on] = s
-                roller[go_on] = s
-                dice[go_on] = roll(rng, go_on.size)
-                ann[go_on] = -1
-                prev[go_on] = -1
-                announcer[go_on] = -1
-                called[go_on] = 0
+            starts = new_starter[~done]
+            if P > 2 and go_on.size:
+                starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
             finished = e[done]
             if finished.size:
                 ids = gid[finished]
@@ -277,30 +274,57 @@ class MiaSim:
                 out_drinks[ids] = drinks[cells].reshape(-1, P)
                 out_out[ids] = out[cells].reshape(-1, P)
                 out_rounds[ids] = rnd[finished]
-                over[finished] = True
-                ann[finished] = 0  # keeps their (unused) table row in range
-                prev[finished] = 0
-                over_count += int(finished.size)
                 if progress is not None:
                     progress(int(finished.size))
-                if over_count * 4 > n:  # compact once a quarter have finished
-                    keep = np.flatnonzero(~over)
-                    cells = (seat0[keep][:, None] + np.arange(P)).ravel()
-                    gid, answering, turn, opener, roller = (
-                        gid[keep],
-                        answering[keep],
-                        turn[keep],
-                        opener[keep],
-                        roller[keep],
-                    )
-                    dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
-                    called, rnd, alive = called[keep], rnd[keep], alive[keep]
-                    lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
-                    n = int(gid.size)
-                    seat0 = np.arange(n, dtype=np.intp) * P
-                    over = np.zeros(n, dtype=bool)
-                    u = np.empty(n, dtype=np.float32)
-                    over_count = 0
+                # the next games take the finished ones' slots
+                k = min(int(finished.size), games - started)
+                if k:
+                    fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
+                    started += k
+                    gid[fresh] = new
+                    rnd[fresh] = 0  # counted up to round 1 with the others below
+                    alive[fresh] = P
+                    cells = cells[: k * P]
+                    lost[cells] = 0
+                    drinks[cells] = 0
+                    out[cells] = False
+                    nxt[cells] = np.tile(clockwise, k)
+                    go_on = np.concatenate([go_on, fresh])
+                    starts = np.concatenate([starts, first_seat[new].astype(i16)])
+                stopped = finished[k:]
+                if stopped.size:
+                    over[stopped] = True
+                    ann[stopped] = 0  # keeps their (unused) table row in range
+                    prev[stopped] = 0
+                    over_count += int(stopped.size)
+            if go_on.size:  # a new round
+                rnd[go_on] += 1
+                turn[go_on] = starts
+                opener[go_on] = starts
+                roller[go_on] = starts
+                dice[go_on] = roll(rng, go_on.size)
+                ann[go_on] = -1
+                prev[go_on] = -1
+                announcer[go_on] = -1
+                called[go_on] = 0
+            if over_count * 4 > n:  # the last games: compact once a quarter have finished
+                keep = np.flatnonzero(~over)
+                cells = (seat0[keep][:, None] + np.arange(P)).ravel()
+                gid, answering, turn, opener, roller = (
+                    gid[keep],
+                    answering[keep],
+                    turn[keep],
+                    opener[keep],
+                    roller[keep],
+                )
+                dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
+                called, rnd, alive = called[keep], rnd[keep], alive[keep]
+                lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
+                n = int(gid.size)
+                seat0 = np.arange(n, dtype=np.intp) * P
+                over = np.zeros(n, dtype=bool)
+                u = np.empty(n, dtype=np.float32)
+                over_count = 0
 
         return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
 
@@ -369,7 +393,8 @@ class MiaSim:
         return loser, mia_loss, found, start
 
     def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
-        return self.sides[rng.integers(0, 36, size=size, dtype=np.int8)]
+        # (32-bit bounded draws are the fastest numpy has; 8 and 16 bit ones are slower)
+        return self.sides.take(rng.integers(0, 36, size=size, dtype=np.int32))
 
     def _settle(
         self,
