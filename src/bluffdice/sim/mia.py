@@ -430,12 +430,13 @@ class MiaSim:
             rows = np.concatenate([rows, np.repeat(everyone, P)[take.ravel()]])
             cells = np.concatenate([cells, grid[take]])
         if rules.mode == "score":
-            lost[cells] += 1
+            lost[cells] = lost[cells] + 1  # (cells are distinct; `+=` is slower)
             return np.zeros(e.size, dtype=bool)
         involves = mia_loss[rows]
         if rules.mode == "drinking":
-            drinks[cells[involves]] += 1
-            lost[cells[~involves]] += 1
+            sips, stiff = cells[~involves], cells[involves]
+            drinks[stiff] = drinks[stiff] + 1
+            lost[sips] = lost[sips] + 1
             return np.zeros(e.size, dtype=bool)
         amount = found[rows] | (involves & rules.mia_doubled)
         left = np.minimum(rules.lives, lost[cells] + 1 + amount)
