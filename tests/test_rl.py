@@ -5,6 +5,7 @@ against pyspiel's own liars_dice and against bluffdice's solver on a Mia round."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -118,15 +119,13 @@ the opener has rolled again and must beat 55 (66 or Mia), with the other to answ
 
 
 def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> None:
-    """OpenSpiel's CFR+ on the adapter, against bluffdice's solver on the same subgame
-    (the round from a floor of 55). For a zero-sum game the value of a profile is within
-    its NashConv of the game's value, so the two values may differ by at most the sum of
-    the two NashConvs. The whole round is far too big for Python CFR (every roll branches
-    21 ways, for up to 20 announcements); docs/research.md shows it on this end of it."""
-    pytest.importorskip("pyspiel")
-    cfr = pytest.importorskip("open_spiel.python.algorithms.cfr")
-    expected_game_score = pytest.importorskip("open_spiel.python.algorithms.expected_game_score")
-    exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
+    """OpenSpiel's C++ CFR+ (which runs on Python games) on the adapter, against
+    bluffdice's solver on the same subgame (the round from a floor of 55). For a zero-sum
+    game the value of a profile is within its NashConv of the game's value, so the two
+    values may differ by at most the sum of the two NashConvs. The whole round is out of
+    reach of any tree walk (about 1.6e28 terminal histories);
+    benchmarks/openspiel_maexchen.py counts them and runs the larger end games."""
+    pyspiel = pytest.importorskip("pyspiel")
     from bluffdice.rl.openspiel_game import load
     from bluffdice.solve import Solver, mia
 
@@ -136,15 +135,39 @@ def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> Non
     e = ours.exploitability()
 
     game = load("maexchen(rounds=1)", 2, first=0, prefix=MAEXCHEN_END)
-    solver = cfr.CFRPlusSolver(game)
-    for _ in range(8):
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(12):
         solver.evaluate_and_update_policy()
     average = solver.average_policy()
-    conv = exploitability.nash_conv(game, average)
-    value = expected_game_score.policy_value(game.new_initial_state(), [average] * 2)[0]
-    assert conv < 0.05
+    conv = pyspiel.nash_conv(game, average)
+    value = pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[0]
+    assert conv < 0.02
     assert abs(value - e.value) <= conv + e.nash_conv
     assert e.value == pytest.approx(-0.8333, abs=1e-3)  # the opener is mostly caught
+
+
+def test_the_maexchen_round_is_out_of_reach_of_a_tree_walk() -> None:
+    """The benchmark's count of OpenSpiel's tree agrees with the adapter where it can be
+    walked: from a floor of 55, every terminal history, counted by the game itself."""
+    pytest.importorskip("pyspiel")
+    from benchmarks.openspiel_maexchen import PREFIX, terminal_histories
+
+    from bluffdice.rl.openspiel_game import load
+
+    game = load("maexchen(rounds=1)", 2, first=0, prefix=PREFIX.format(floor=55))
+
+    def ends(state: Any) -> int:
+        if state.is_terminal():
+            return 1
+        if state.is_chance_node():
+            moves = [a for a, _ in state.chance_outcomes()]
+        else:
+            moves = state.legal_actions()
+        return sum(ends(state.child(a)) for a in moves)
+
+    values = parse_rules("maexchen").ranking.worst_first
+    assert ends(game.new_initial_state()) == terminal_histories(len(values), values.index(55))
+    assert terminal_histories(len(values), -1) > 10**28
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

@@ -279,29 +279,38 @@ def _every_hand(make: Any, dice: int, faces: int) -> tuple[Any, ...]:
 
 class Recall:
     """What each player has seen so far, event by event: the information state of
-    perfect recall, as one string per player."""
+    perfect recall, one string per player, grown as events come (tree-walking
+    algorithms copy a state at every node, so a copy must be cheap: strings are shared)."""
+
+    _text: dict[Any, str] = {}
+    """Event -> its JSON text, shared by all recalls (games repeat the same events)."""
 
     def __init__(self, players: int) -> None:
-        self.seen: list[list[str]] = [[] for _ in range(players)]
+        self.strings = [f"p{p}|" for p in range(players)]
 
     def add(self, events: Any) -> None:
-        import msgspec
-
         from bluffdice.games.base import visible_to
 
+        texts = Recall._text
         for event in events:
-            text = msgspec.json.encode(event).decode()
-            for seat, seen in enumerate(self.seen):
-                if visible_to(event, seat):
-                    seen.append(text)
+            text = texts.get(event)
+            if text is None:
+                import msgspec
+
+                if len(texts) > 100_000:
+                    texts.clear()
+                text = texts[event] = msgspec.json.encode(event).decode()
+            for seat, seen in enumerate(self.strings):
+                if visible_to(event, seat):  # (no JSON text ends in "|")
+                    self.strings[seat] = seen + text if seen[-1] == "|" else f"{seen}|{text}"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Recall:
         return self.copy()
 
     def copy(self) -> Recall:
         other = Recall(0)
-        other.seen = [list(s) for s in self.seen]
+        other.strings = list(self.strings)
         return other
 
     def string(self, player: int) -> str:
-        return f"p{player}|" + "|".join(self.seen[player])
+        return self.strings[player]
