@@ -122,12 +122,14 @@ class MiaSim:
         max_steps: int = 1_000_000,
         dice_source: DiceSource | None = None,
         trace: list[tuple[int, int, bool]] | None = None,
+        pool: int = _POOL,
     ) -> MiaBatch:
         """Play `games` games; `first` fixes the opening seat (else chance picks it).
 
         For the cross-checks: `dice_source(size)` replaces the random rolls (value codes,
         in the order the rolls happen), and `trace` collects (player, action code,
-        answering) of every decision of game 0.
+        answering) of every decision of game 0. At most `pool` games are played side by
+        side; the default is large enough for numpy's per-call cost not to matter.
 
         Every live game's state is a handful of 16-bit arrays; a step works on all of
         them at once with whole-array operations (no per-kind subsets, which cost a gather
@@ -139,7 +141,7 @@ class MiaSim:
         i16 = np.int16
         # A pool of live games: a finished game's slot takes the next game at once, so
         # every step works on a full pool until the last games run out.
-        n = min(games, _POOL)
+        n = min(games, pool)
         started = n
         out_lost = np.zeros((games, P), dtype=np.int16)
         out_drinks = np.zeros((games, P), dtype=np.int16)
