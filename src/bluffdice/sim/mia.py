@@ -8,8 +8,8 @@ games they ended in, which is where the rule options (penalties, lives, eliminat
 who starts next, when the game ends) are applied, exactly as `games/mia/state.py` does.
 
 A decision is one look-up: every table row is turned into an alias table once (Walker's
-method), so sampling an action is one uniform number, one multiplication and one gather,
-whatever the number of actions.
+method), so sampling an action is one uniform number and two gathers (threshold and
+alias), whatever the number of actions. docs/research.md says what makes a step cheap.
 """
 
 from __future__ import annotations
