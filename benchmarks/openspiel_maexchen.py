@@ -28,29 +28,16 @@ import argparse
 import platform
 import sys
 import time
-from functools import cache
 
 from rich.console import Console
 from rich.table import Table
 
 from bluffdice.games.registry import parse_rules
+from bluffdice.rl.tree_size import maexchen_terminal_histories
 
 PREFIX = "roll;dice 31;32;roll;dice 31;{floor};roll"
 """The opener claimed 32, the other player `floor` over it; the opener has rolled again
 and must beat `floor`, with the other to answer."""
-
-
-def terminal_histories(values: int, floor: int) -> int:
-    """Terminal histories of a maexchen round after a roll that must beat value code
-    `floor` (-1: none), values coded worst first with Mia last: the holder sees one of
-    21 values, announces any higher one; a Mia ends the round at once, anything else is
-    challenged (an end) or believed (the answerer rolls, and the same again)."""
-
-    @cache
-    def after_roll(f: int) -> int:
-        return 21 * sum(1 if v == values - 1 else 1 + after_roll(v) for v in range(f + 1, values))
-
-    return after_roll(floor)
 
 
 def main() -> None:
@@ -80,7 +67,7 @@ def main() -> None:
     for label, code in [("nothing (the whole round)", -1)] + [
         (str(v), worst_first.index(v)) for v in (11, 22, 33, 44, 55, 66)
     ]:
-        sizes.add_row(label, f"{terminal_histories(len(worst_first), code):.3g}")
+        sizes.add_row(label, f"{maexchen_terminal_histories(len(worst_first), code):.3g}")
     console.print(sizes)
 
     table = Table(title="OpenSpiel CFR+ on the adapter against bluffdice's solver")

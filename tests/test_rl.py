@@ -150,11 +150,10 @@ def test_the_maexchen_round_is_out_of_reach_of_a_tree_walk() -> None:
     """The benchmark's count of OpenSpiel's tree agrees with the adapter where it can be
     walked: from a floor of 55, every terminal history, counted by the game itself."""
     pytest.importorskip("pyspiel")
-    from benchmarks.openspiel_maexchen import PREFIX, terminal_histories
-
     from bluffdice.rl.openspiel_game import load
+    from bluffdice.rl.tree_size import maexchen_terminal_histories as terminal_histories
 
-    game = load("maexchen(rounds=1)", 2, first=0, prefix=PREFIX.format(floor=55))
+    game = load("maexchen(rounds=1)", 2, first=0, prefix=MAEXCHEN_END)
 
     def ends(state: Any) -> int:
         if state.is_terminal():
