@@ -18,7 +18,8 @@ REVIEW_HELP = (
     "Walk a game you played move by move from your seat (only what you knew at the time, "
     "then what was revealed) and rate each of your decisions: the chance a challenge "
     "would have won, how likely an announcement was to be believed, the binomial chance "
-    "a bid holds, the expected lives or dice each choice cost against the best one (? and "
+    "a bid holds, the chance a common-hand claim or reroll stands, the expected lives or "
+    "dice each choice cost against the best one (? and "
     "?? mark costly ones), and what the solved equilibrium does there when a shipped "
     "policy covers the game (heads-up Mia rounds). Every rating names the model behind it.\n\n"
     "GAME is `last` (your last game of `bluffdice play`), a stored game id, or a record "
@@ -164,6 +165,7 @@ def show(review: Review, label: str) -> None:
         ("honesty_rate", "your honesty rate"),
         ("equilibrium_honesty_rate", "the equilibrium's, same spots"),
         ("call_rate", "your call rate"),
+        ("reroll_rate", "your reroll rate"),
     ):
         if key in s:
             table.add_row(label_text, f"{s[key]:.0%}")
@@ -199,6 +201,10 @@ def rating_lines(rating: Any) -> list[str]:
         )
     if "equilibrium_believes" in f:
         facts.append(f"the equilibrium believes it {f['equilibrium_believes']:.0%}")
+    if "claim_true" in f:
+        facts.append("your dice made it" if f["claim_true"] == 1.0 else "a bluff")
+    if "p_reroll_beats" in f:
+        facts.append(f"the reroll gives a hand above the claim {f['p_reroll_beats']:.1%}")
     if "p_fresh_roll_beats" in f:
         facts.append(f"a fresh roll beats it {f['p_fresh_roll_beats']:.1%}")
     if facts:

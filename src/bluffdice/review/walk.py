@@ -99,6 +99,10 @@ def rater_for(record: Record) -> Rater:
         from bluffdice.review.liars_dice import LiarsDiceRater
 
         return LiarsDiceRater(rules)
+    if record.game == "common-hand":
+        from bluffdice.review.common_hand import CommonHandRater
+
+        return CommonHandRater(rules)
     rater = Rater()
     rater.models = {}
     return rater
