@@ -180,6 +180,7 @@ class MiaSim:
         mia = lay.mia
         instant = rules.mia_end == "instant"
         cut, other = self.cut, self.other
+        simple = P == 2 and not rules.pass_allowed
         u = np.empty(n, dtype=np.float32)
         steps = step_count = over_count = 0
         # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N
@@ -202,7 +203,9 @@ class MiaSim:
             hold = np.multiply(turn != opener, FV, dtype=ix)
             hold += ann * ix(VALUES_N)
             hold += dice
-            answer = np.multiply(roller != opener, 2 * FV, dtype=ix)
+            # heads-up without the pass, the dice under the cup are the other seat's
+            rolled_by = (turn == opener) if simple else (roller != opener)
+            answer = np.multiply(rolled_by, 2 * FV, dtype=ix)
             answer += prev * ix(2 * VALUES_N)
             answer += ann * ix(2)
             answer += (called >> turn) & 1
@@ -233,7 +236,8 @@ class MiaSim:
             ann += (act - ann) * said
             if P > 2:  # heads-up, the announcer is the other seat
                 announcer += (turn - announcer) * said
-            roller += (turn - roller) * (said > answering)
+            if not simple:
+                roller += (turn - roller) * (said > answering)
             called |= np.left_shift(said, turn, dtype=i16)
             if P == 2:
                 turn ^= said
