@@ -21,13 +21,18 @@ import importlib.util
 import multiprocessing
 import os
 import random
+import selectors
+import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from bluffdice.protocol.maexchen_contest import Contest
 from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
 from bluffdice.protocol.maexchen_server import MaexchenServer, Options, PlayedRound, dice_source
+from bluffdice.store import Store
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"
 
@@ -41,24 +46,62 @@ def _strategy() -> Any:
 
 
 def _bots_process(port: int, count: int, seconds: float) -> None:
-    """The bots' process: `count` bots for at most `seconds`, then exit."""
+    """The bots' process: `count` bots for at most `seconds`, then exit.
 
-    async def main() -> None:
-        strategy = _strategy()
-        bots = await swarm(("127.0.0.1", port), count, lambda: strategy().reply)
-        await asyncio.sleep(seconds)
-        for bot in bots:
-            bot.close()
+    A plain blocking loop over all the bots' sockets, as cheap as a bot can be, so the
+    figure measures the server and not an event loop on the bots' side."""
+    strategy = _strategy()
+    server = ("127.0.0.1", port)
+    selector = selectors.DefaultSelector()
+    for i in range(count):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+        sock.connect(server)
+        sock.send(f"REGISTER;bot{i}".encode())
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ, strategy().reply)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for key, _ in selector.select(1.0):
+            sock, reply = key.fileobj, key.data
+            while True:
+                try:
+                    data = sock.recv(1024)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    break  # the server is gone for a moment: ICMP port unreachable
+                answer = reply(data.decode())
+                if answer is not None:
+                    sock.send(answer.encode())
 
-    asyncio.run(main())
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of another process (Linux /proc), or NaN."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
-    dice, rng = dice_source(1)
-    server = MaexchenServer(
-        Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25), dice, rng
-    )
-    _, port = await server.start()
+async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) -> dict[str, Any]:
+    """Rounds per second of the bare server, or (`contest`) of the whole contest as
+    `bluffdice maexchen` runs it: rounds stored in a SQLite file every half second and
+    ranked with openskill, in the server's process."""
+    options = Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25)
+    folder = tempfile.TemporaryDirectory()
+    if contest:
+        database = Store(str(Path(folder.name) / "bench.db"))
+        organiser: Contest | None = Contest(options, seed=1, database=database)
+        assert organiser is not None
+        server = organiser.server
+        _, port = await organiser.start()
+    else:
+        dice, rng = dice_source(1)
+        organiser, server = None, MaexchenServer(options, dice, rng)
+        _, port = await server.start()
     context = multiprocessing.get_context("spawn")
     child = context.Process(target=_bots_process, args=(port, bots, seconds + 30), daemon=True)
     child.start()
@@ -69,29 +112,38 @@ async def _speed(bots: int, early: bool, seconds: float) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         else:
             raise RuntimeError("the bots did not register")
-        running = asyncio.create_task(server.run())
+        running = asyncio.create_task(organiser.run() if organiser else server.run())
         await asyncio.sleep(min(1.0, seconds / 4))  # warm up
         rounds, sent, received = server.stats.rounds, server.stats.sent, server.stats.received
         started, cpu = time.perf_counter(), time.process_time()
+        bots_cpu = _cpu_seconds(child.pid)
         await asyncio.sleep(seconds)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        bots_cpu = _cpu_seconds(child.pid) - bots_cpu
         played = server.stats.rounds - rounds
         stats = server.stats
         server.stop()
         await asyncio.wait_for(running, 5)
+        if organiser is not None:
+            stored = (await organiser.close())["rounds"]
+            assert stored == server.stats.rounds == organiser.standings.rounds
     finally:
         server.close()
         child.terminate()
         child.join(5)
+        if contest:
+            database.close()
+        folder.cleanup()
     return {
         "bots": bots,
-        "start": "early" if early else "250 ms window",
+        "start": ("early" if early else "250 ms window") + (", stored" if contest else ""),
         "rounds": played,
         "seconds": elapsed,
         "rounds/s": played / elapsed,
         "datagrams out/s": (stats.sent - sent) / elapsed,
         "datagrams in/s": (stats.received - received) / elapsed,
         "cpu ms/round": 1000 * cpu / played if played else float("nan"),
+        "bots cpu ms/round": 1000 * bots_cpu / played if played else float("nan"),
     }
 
 
@@ -156,17 +208,20 @@ def main() -> None:
             for early in (True, False):
                 seconds = args.seconds if early else max(2.0, args.seconds / 2)
                 rows.append(asyncio.run(_speed(bots, early, seconds)))
+        rows.append(asyncio.run(_speed(4, True, args.seconds, contest=True)))
         print("\nRounds per second, bots in another process, loopback, answers at once")
         print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
         print(
-            f"{'bots':>4}  {'start':<14} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
-            f"{'dgrams out/s':>12} {'dgrams in/s':>11} {'server cpu ms/round':>19}"
+            f"{'bots':>4}  {'start':<22} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
+            f"{'dgrams out/s':>12} {'dgrams in/s':>11} {'server cpu ms/round':>19} "
+            f"{'bots cpu ms/round':>17}"
         )
         for r in rows:
             print(
-                f"{r['bots']:>4}  {r['start']:<14} {r['rounds']:>7} {r['seconds']:>6.1f} "
+                f"{r['bots']:>4}  {r['start']:<22} {r['rounds']:>7} {r['seconds']:>6.1f} "
                 f"{r['rounds/s']:>9.1f} {r['datagrams out/s']:>12.0f} "
-                f"{r['datagrams in/s']:>11.0f} {r['cpu ms/round']:>19.2f}"
+                f"{r['datagrams in/s']:>11.0f} {r['cpu ms/round']:>19.2f} "
+                f"{r['bots cpu ms/round']:>17.2f}"
             )
     if not args.skip_fuzz:
         result = asyncio.run(_fuzz(args.fuzz, args.flood))

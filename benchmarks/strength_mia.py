@@ -43,15 +43,25 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def tournament(args: list[str], console: Console) -> dict:
-    cmd = [CLI, "tournament", "--rules", RULES, *args, "--no-store", "--json"]
+def tournament(args: list[str], console: Console, game: str = "mia", rules: str = RULES) -> dict:
+    where = ["--game", game] if game != "mia" else []
+    cmd = [CLI, "tournament", *where, "--rules", rules, *args, "--no-store", "--json"]
     shown = " ".join(["bluffdice", *cmd[1:]])
     console.print(f"[dim]$ {shown}[/]")
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def table_part(bot: str, seats: int, games: int, seed: int, workers: int, console: Console) -> bool:
+def table_part(
+    bot: str,
+    seats: int,
+    games: int,
+    seed: int,
+    workers: int,
+    console: Console,
+    game: str = "mia",
+    rules: str = RULES,
+) -> bool:
     doc = tournament(
         [
             "--seats",
@@ -64,13 +74,15 @@ def table_part(bot: str, seats: int, games: int, seed: int, workers: int, consol
             str(workers),
         ],
         console,
+        game,
+        rules,
     )
     rows = []
     for name, b in doc["bots"].items():
         low, high = wilson(b["wins"], b["games"])
         rows.append((b["wins"] / b["games"], name, b["games"], b["wins"], low, high))
     rows.sort(reverse=True)
-    table = Table(title=f"classic, {seats} players, {games:,} games, seed {seed}")
+    table = Table(title=f"{rules}, {seats} players, {games:,} games, seed {seed}")
     for col in ("bot", "games", "wins", "win %", "95 % CI"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rate, name, n, wins, low, high in rows:
@@ -94,12 +106,20 @@ def table_part(bot: str, seats: int, games: int, seed: int, workers: int, consol
     return met
 
 
-def heads_up_part(bot: str, games: int, seed: int, workers: int, console: Console) -> bool:
-    table = Table(title=f"{bot} heads-up, classic, {games:,} games per match, seed {seed}")
+def heads_up_part(
+    bot: str,
+    games: int,
+    seed: int,
+    workers: int,
+    console: Console,
+    game: str = "mia",
+    rules: str = RULES,
+) -> bool:
+    table = Table(title=f"{bot} heads-up, {rules}, {games:,} games per match, seed {seed}")
     for col in ("opponent", f"{bot} wins", "opp. wins", f"{bot} %", "95 % CI", "verdict"):
         table.add_column(col, justify="left" if col in ("opponent", "verdict") else "right")
     ok = True
-    for other in available_bots("mia"):
+    for other in available_bots(game):
         if other == bot:
             continue
         doc = tournament(
@@ -114,6 +134,8 @@ def heads_up_part(bot: str, games: int, seed: int, workers: int, console: Consol
                 str(workers),
             ],
             console,
+            game,
+            rules,
         )
         wins, n = doc["bots"][bot]["wins"], doc["tournament"]["games"]
         low, high = wilson(wins, n)

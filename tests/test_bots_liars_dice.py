@@ -44,12 +44,12 @@ def test_liars_dice_bots_only_take_legal_actions(rules: str) -> None:
     for seed in range(3):
         seats = [
             Checked(load_bot(name, "liars-dice", random.Random(seed + i)))
-            for i, name in enumerate(("random", "odds", "adaptive"))
+            for i, name in enumerate(("random", "odds", "adaptive", "bayes"))
         ]
-        table = Table(parsed, 3, dice=seeded(seed))
+        table = Table(parsed, 4, dice=seeded(seed))
         run_sync(table, seats)
         assert table.state.is_terminal
-        assert seats[1].actions and seats[2].actions
+        assert seats[1].actions and seats[2].actions and seats[3].actions
 
 
 def test_odds_calls_a_bid_that_its_own_cup_makes_impossible() -> None:

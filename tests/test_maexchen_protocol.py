@@ -399,13 +399,13 @@ def test_each_round_may_roll_fair_dice_that_verify_afterwards() -> None:
         committed: dict[int, str] = {}
 
         def fair(number: int) -> FairDice:
-            dice = FairDice()
-            committed[number] = dice.commitment  # published before the round's first roll
-            return dice
+            return FairDice()
 
         server = MaexchenServer(
             Options(host="127.0.0.1", port=0, timeout=1.0), shuffle=NoShuffle(), round_dice=fair
         )
+        # Told before the round's first die (who starts) is drawn.
+        server.commitments.append(lambda number, c: committed.setdefault(number, c))
         address = await server.start()
         alice = await registered(address, "alice")
         bob = await registered(address, "bob")
@@ -421,13 +421,23 @@ def test_each_round_may_roll_fair_dice_that_verify_afterwards() -> None:
         if dice != "2,1":  # a true Mia ends the round at once; else the other looks
             second.send(f"SEE;{await second.token('YOUR TURN;')}")
         played = await task
-        server.close()
         loser = "bob" if second is bob else "alice"
         assert played is not None and played.losers == (loser,)
-        record = played.dice.fair_record(played.record)
+        record = played.fair
+        assert record is not None and record.record == played.record
         assert record.commitment == committed[1]
         verdict = verify(record)
         assert verdict.problem is None and verdict.finished
+        # A round the server ends itself (a timeout) is revealed and verifies as far as
+        # it went.
+        server.options = Options(host="127.0.0.1", port=0, timeout=0.2)
+        task = await start_round(server, alice, bob)
+        played = await task
+        server.close()
+        assert played is not None and played.reason == "DID_NOT_TAKE_TURN"
+        assert played.fair is not None and played.fair.commitment == committed[2]
+        verdict = verify(played.fair)
+        assert verdict.problem is None and not verdict.finished and verdict.rolls == 1
 
     asyncio.run(main())
 

@@ -24,4 +24,4 @@ def test_readme_python_examples_run() -> None:
     assert "Penalty" in printed
     # The table example: refusals by code, then a whole game and its first update as JSON.
     assert "not_your_turn\nstale\n" in printed
-    assert "b'{\"type\":\"update\",\"recipient\":0" in printed
+    assert 'b\'{"type":"update","recipient":0' in printed

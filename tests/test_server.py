@@ -525,6 +525,7 @@ def test_a_version_2_store_gains_the_browser_tables(tmp_path: Path) -> None:
     db = str(tmp_path / "old.db")
     store = Store(db)
     with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE web_fair"))  # schema 5
         connection.execute(text("DROP TABLE web_steps"))
         connection.execute(text("DROP TABLE web_tables"))
         connection.execute(text("ALTER TABLE games DROP COLUMN person_seat"))  # schema 4
@@ -532,6 +533,8 @@ def test_a_version_2_store_gains_the_browser_tables(tmp_path: Path) -> None:
     store.close()
     upgraded = Store(db)
     assert stored_version(upgraded.engine)[0] == SCHEMA_VERSION
-    assert {"web_tables", "web_steps"} <= set(inspect(upgraded.engine).get_table_names())
+    assert {"web_tables", "web_steps", "web_fair"} <= set(
+        inspect(upgraded.engine).get_table_names()
+    )
     with make_client(db) as client:
         assert create(client)["token"]

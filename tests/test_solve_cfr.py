@@ -101,3 +101,16 @@ def test_normalise_turns_weights_into_distributions_and_zero_into_uniform() -> N
     probs = normalise(g, 0, weights)
     assert probs[0, 0] == 0.75 and probs[1, 0] == 0.25
     assert np.allclose(probs[:, 1], uniform_strategy(g, 0)[:, 1])
+
+
+def test_dcfr_reaches_a_target_in_fewer_iterations_than_cfr_plus() -> None:
+    from bluffdice.solve import problem, run
+
+    p = problem("liars-dice", "openspiel(faces=4)")
+    iterations = {}
+    for algorithm in ("cfr+", "dcfr"):
+        solver = Solver(p.public, algorithm)  # type: ignore[arg-type]
+        history = run(solver, target=1e-3, checkpoints=80)
+        assert history[-1].exploitability <= 1e-3
+        iterations[algorithm] = history[-1].iterations
+    assert iterations["dcfr"] < iterations["cfr+"]

@@ -54,6 +54,23 @@ def test_solve_json_reports_value_exploitability_and_checkpoints(tmp_path: Path)
     assert policy.solver["solver_exploitability"] == doc["exploitability"]
 
 
+def test_dcfr_is_an_algorithm_the_command_takes() -> None:
+    code, stdout, _ = invoke(
+        "solve",
+        "liars-dice",
+        "--rules",
+        "openspiel(faces=3)",
+        "--algorithm",
+        "dcfr",
+        "--target-exploitability",
+        "1e-3",
+        "--json",
+    )
+    assert code == 0
+    doc = json.loads(stdout)
+    assert doc["algorithm"] == "dcfr" and doc["exploitability"] <= 1e-3
+
+
 def test_solve_prints_a_table_with_the_value() -> None:
     code, stdout, _ = invoke("solve", "mia", "--iterations", "30", "--algorithm", "cfr")
     assert code == 0
@@ -68,7 +85,7 @@ def test_solve_prints_a_table_with_the_value() -> None:
         (["solve", "common-hand"], "handles mia and liars-dice"),
         (["solve", "liars-dice", "--rules", "dudo"], "single_round=on"),
         (["solve", "mia", "--rules", "meyer"], "joker32"),
-        (["solve", "mia", "--algorithm", "dcfr"], "--algorithm"),
+        (["solve", "mia", "--algorithm", "pcfr"], "--algorithm"),
         (["solve", "mia", "--plot", "x.gif"], ".png or .svg"),
         (["solve", "liars-dice", "--rules", "openspiel(dice=5)"], "nodes"),
         (["solve", "nosuchgame"], "unknown game"),

@@ -41,7 +41,7 @@ def test_float32_stays_close_and_reaches_the_target() -> None:
     lean32, lean64 = LeanSolver(lean_game(spec)), LeanSolver(lean_game(spec), np.float64)
     lean32.iterate(100)
     lean64.iterate(100)
-    assert lean32.regret_bid.dtype == np.float32
+    assert lean32.regret_bid[0].dtype == np.float32
     assert lean32.exploitability()[0] == pytest.approx(lean64.exploitability()[0], abs=1e-5)
     history = solve_to(LeanSolver(lean_game(spec)), 2e-3, max_seconds=120)
     assert history[-1].exploitability <= 2e-3
@@ -51,3 +51,32 @@ def test_float32_stays_close_and_reaches_the_target() -> None:
 def test_rules_whose_bids_are_not_one_chain_are_refused() -> None:
     with pytest.raises(RuleError, match="reset-face"):
         lean_game(DudoSpec(1, 4, raise_rule="strict"))
+
+
+def test_the_two_arrays_hold_every_node_once_under_its_parent() -> None:
+    # Walk the slices from the root: every set of bids appears exactly once, in the
+    # array of the player who acts there, right under the set without its highest bid.
+    g = lean_game(DudoSpec(1, 3))
+    where = {(0, 0): 0}  # (array, row) -> set of bids as a bit mask
+    for mv in g.moves():
+        parents = range(mv.parents[1].start, mv.parents[1].stop)
+        children = range(mv.children[1].start, mv.children[1].stop)
+        for r, c in zip(parents, children, strict=True):
+            mask = where[(mv.actor, r)] | (1 << mv.bit)
+            assert where[(mv.actor, r)] < (1 << mv.bit)
+            assert bin(mask).count("1") % 2 == 1 - mv.actor
+            where[(1 - mv.actor, c)] = mask
+    assert sorted(where.values()) == list(range(1 << g.n_bids))
+
+
+@pytest.mark.parametrize("variant", ["cfr+quadratic", "dcfr", "dcfr+"])
+def test_discounted_variants_reach_the_target_sooner_than_cfr_plus(variant: str) -> None:
+    spec = DudoSpec(1, 6)
+    plus = solve_to(LeanSolver(lean_game(spec), np.float64), 1e-3, max_seconds=120, growth=1.1)
+    other = solve_to(
+        LeanSolver(lean_game(spec), np.float64, variant), 1e-3, max_seconds=120, growth=1.1
+    )
+    assert other[-1].exploitability <= 1e-3
+    assert other[-1].iterations < plus[-1].iterations
+    # The equilibrium value of 1-die Liar's Dice for the opener is -7/258.
+    assert other[-1].value == pytest.approx(-7 / 258, abs=2e-3)

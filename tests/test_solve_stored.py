@@ -81,3 +81,16 @@ def test_a_target_picks_the_coarsest_rounding_that_meets_it() -> None:
         chosen = save_precision(prob, solver, {}, target)
         assert chosen.solver["digits"] == want.digits
         assert chosen.exploitability == figures[PRECISIONS.index(want)]
+
+
+@pytest.mark.parametrize("name", ["mia-classic", "mia-doubles-ascending"])
+def test_a_shipped_classic_file_meets_its_target_as_stored(name: str) -> None:
+    # Measured again from the file's own nodes, not taken from the file: the figure it
+    # records, and the target its shipping entry set.
+    from bluffdice.solve.policy import shipped
+
+    policy = shipped(name)
+    p = problem(policy.game, policy.rules, pass_cap=policy.spec.get("pass_cap") or None)
+    measured = evaluate(p.public, to_strategy(p.public, policy, p.key_text))
+    assert measured.exploitability == pytest.approx(policy.exploitability, rel=1e-9)
+    assert measured.exploitability <= policy.solver["target"]

@@ -149,7 +149,9 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=False)
 
 
-def create_table(player: Player, base: str, game: str, seats: list[str], lives: int) -> str:
+def create_table(
+    player: Player, base: str, game: str, seats: list[str], lives: int, fair: bool = False
+) -> str:
     page = player.page
     page.goto(base + "/")
     page.fill("#name", player.name)
@@ -165,6 +167,8 @@ def create_table(player: Player, base: str, game: str, seats: list[str], lives: 
         f"document.querySelector('#rule-string').textContent.includes('{key}={lives}')"
     )
     page.select_option("#limit", "")
+    if fair:
+        page.check("#fair")
     page.click("#create")
     page.wait_for_url("**/t/**")
     return page.url.rsplit("/", 1)[1]
@@ -254,6 +258,19 @@ def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: A
     ann.page.keyboard.press("ArrowRight")
     assert ann.page.locator("#replay-step").inner_text() != first
     assert "3" in ann.page.locator("#replay-step").inner_text()
+    # the review beside the moves: each decision rated for its player, with its model
+    ann.page.wait_for_selector("#models h2")
+    ann.page.click("#replay-first")
+    for _ in range(400):
+        if ann.page.locator("#rating-model").count():
+            break
+        ann.page.click("#replay-next")
+    model = ann.page.locator("#rating-model").inner_text()
+    assert "Rated by:" in model
+    assert model.split(":", 1)[1].strip().split()[0] in ann.page.locator("#models").inner_text()
+    replay = json.loads(urllib.request.urlopen(f"{server}/api/replays/{table}").read())
+    heading = ann.page.locator("#rating h2").inner_text()
+    assert any(heading.startswith(f"{name}'s decision") for name in replay["names"]), heading
     shot(ann.page, "replay-desktop")
 
     # Liar's Dice: one round to the reveal
@@ -270,5 +287,78 @@ def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: A
     shot(dee.page, "reveal-phone")
     assert_no_foreign_dice(dee)
     assert not dee.errors, dee.errors
+    # a refusal is shown, and goes once the table has moved on
+    stale_refusal_goes(dee, rng)
     for player in (ann, bob, cid, dee):
         player.context.close()
+
+
+def stale_refusal_goes(player: Player, rng: random.Random) -> None:
+    """Two clicks on one move before the page hears back: the second is refused, and
+    the refusal leaves the screen when the turn moves on (not only at the next click)."""
+    page = player.page
+    page.goto(page.url)  # back at the table, mid-game or at its end
+    for _ in range(200):
+        if player.finished() or page.locator("#actions .buttons button").count():
+            break
+        page.wait_for_timeout(100)
+    if player.finished():
+        pytest.fail("the Liar's Dice game ended before the refusal check")
+    page.evaluate(
+        "() => { const b = document.querySelector('#actions .buttons button');"
+        " b.click(); b.click(); }"
+    )
+    page.wait_for_selector("#actions .error")
+    refused = [f for f in player.frames if f["type"] == "refused"][-1]
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#actions .error')].length === 0",
+        timeout=15_000,
+    )
+    turns = [f for f in player.frames if f["type"] == "turn"]
+    assert turns[-1]["state_id"] != refused["state_id"]
+
+
+def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(
+    server: str, browser: Any
+) -> None:
+    rng = random.Random(11)
+    eve = Player(browser, "Eve")
+    table = create_table(eve, server, "mia", ["", "honest"], lives=1, fair=True)
+    page = eve.page
+    page.wait_for_selector("#commitment")
+    commitment = page.locator("#commitment").inner_text().strip()
+    assert len(commitment) == 64
+    page.wait_for_selector("#turn:not(:empty)")  # the seed went in, the game started
+    own = [f for f in eve.frames if f["type"] == "table"][-1]["fair"]["seed"]
+    assert own and len(own) == 32 and own in page.locator("#fair").inner_text()
+    shot(page, "fair-table-desktop")
+    for _ in range(600):
+        if eve.finished():
+            break
+        if not eve.move(rng):
+            page.wait_for_timeout(100)
+    page.wait_for_selector("#fair-verdict.good", timeout=20_000)
+    shot(page, "fair-verified-desktop")
+    export = json.loads(urllib.request.urlopen(f"{server}/api/tables/{table}/fair").read())
+    assert export["commitment"] == commitment
+    seen = [json.dumps(f) for f in eve.frames]
+    assert not any(export["server_seed"] in text for text in seen)
+    assert export["client_seeds"][0] and export["client_seeds"][1] == ""
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bluffdice",
+            "verify",
+            f"{server}/t/{table}",
+            "--commitment",
+            commitment,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode == 0 and "verified" in checked.stdout, checked.stdout
+    assert_no_foreign_dice(eve)
+    assert not eve.errors, eve.errors
+    eve.context.close()

@@ -66,6 +66,7 @@ _BUILTINS = (
     "bluffdice.bots.liars_dice",
     "bluffdice.bots.cfr",
     "bluffdice.bots.mia_shark",
+    "bluffdice.bots.liars_dice_bayes",
 )
 
 

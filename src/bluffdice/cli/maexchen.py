@@ -88,6 +88,15 @@ def maexchen(
             "operating system's cryptographic generator."
         ),
     ] = None,
+    dice: Annotated[
+        str,
+        typer.Option(
+            help="system (the operating system's generator; seeded with --seed) or fair: "
+            "every round's dice come from a commit-reveal stream; the round's commitment is "
+            "stored (and shown on the web scoreboard) before its first die, its seed after "
+            "it, and `bluffdice verify maexchen:CONTEST:ROUND` checks it.",
+        ),
+    ] = "system",
     max_datagram: Annotated[
         int, typer.Option(help="Longer datagrams are dropped unread (bytes).")
     ] = 512,
@@ -137,16 +146,9 @@ def maexchen(
         raise fail(f"--max-datagram must be between 64 and 65507, not {max_datagram}")
     if rate <= 0:
         raise fail(f"--rate must be positive, not {rate}")
-    specs = [s.strip() for s in house_bots.split(",") if s.strip()] if house_bots else []
-    if specs:
-        from bluffdice.bots.base import load_bot
-        from bluffdice.errors import BluffdiceError
-
-        for spec in specs:
-            try:
-                load_bot(spec, "mia")
-            except BluffdiceError as exc:
-                raise fail(str(exc)) from None
+    if dice not in ("system", "fair"):
+        raise fail(f"--dice must be system or fair, not {dice!r}")
+    specs = house_bot_specs(house_bots)
     plot = plot_target(plot)
     options = Options(
         host=host,
@@ -165,7 +167,15 @@ def maexchen(
     try:
         summary = asyncio.run(
             _serve(
-                options, parsed, seed, specs, database, duration, live and not as_json, interrupted
+                options,
+                parsed,
+                seed,
+                specs,
+                database,
+                duration,
+                live and not as_json,
+                interrupted,
+                fair=dice == "fair",
             )
         )
     finally:
@@ -180,6 +190,21 @@ def maexchen(
     out.print(_scoreboard(summary["standings"], summary))
 
 
+def house_bot_specs(text: str | None) -> list[str]:
+    """--house-bots as a list of bot specs, each checked to load (else a clean error)."""
+    specs = [s.strip() for s in text.split(",") if s.strip()] if text else []
+    if specs:
+        from bluffdice.bots.base import load_bot
+        from bluffdice.errors import BluffdiceError
+
+        for spec in specs:
+            try:
+                load_bot(spec, "mia")
+            except BluffdiceError as exc:
+                raise fail(str(exc)) from None
+    return specs
+
+
 async def _serve(
     options: Any,
     rules: Any,
@@ -189,108 +214,52 @@ async def _serve(
     duration: float | None,
     live: bool,
     interrupted: list[int],
+    fair: bool = False,
 ) -> dict[str, Any]:
     import asyncio
     import contextlib
-    import dataclasses
     import signal
-    import time
 
-    import msgspec
     from rich.live import Live
 
-    from bluffdice.games.registry import rules_string
-    from bluffdice.protocol.maexchen_house import start_house_bots
-    from bluffdice.protocol.maexchen_server import MaexchenServer, PlayedRound, dice_source
-    from bluffdice.protocol.maexchen_standings import ContestStandings
-    from bluffdice.store.maexchen import ContestStore
+    from bluffdice.protocol.maexchen_contest import Contest
 
-    dice, shuffle = dice_source(seed)
-    server = MaexchenServer(options, dice, shuffle, rules)
+    contest = Contest(options, rules, seed, specs, database, fair=fair)
     try:
-        address = await server.start()
+        address = await contest.start()
     except OSError as exc:
         raise fail(
             f"cannot listen on {options.host}:{options.port}: {exc.strerror or exc}"
         ) from None
-    contests = ContestStore(database) if database is not None else None
-    contest = None
-    if contests is not None:
-        settings = {
-            "timeout": options.timeout,
-            "early_start": options.early_start,
-            "house_bots": specs,
-        }
-        contest = contests.start(rules_string(server.rules), settings, seed)
-    fresh: list[PlayedRound] = []
-    server.listeners.append(fresh.append)
-    standings = ContestStandings()
+    except (RuntimeError, TimeoutError) as exc:
+        raise fail(f"house bots: {exc}") from None
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, server.stop)
+            loop.add_signal_handler(sig, contest.stop)
     err.print(
         f"Mäxchen server on udp {address[0]}:{address[1]}"
-        + (f", contest {contest} in {database.location}" if contest else "")
+        + (f", contest {contest.number} in {contest.location}" if contest.number else "")
         + ". Ctrl-C stops it.",
         highlight=False,
     )
     if interrupted:
-        server.stop()
-    house = []
-    try:
-        house = await start_house_bots(specs, address, shuffle, rules=rules)
-    except (RuntimeError, TimeoutError) as exc:
-        server.close()
-        raise fail(f"house bots: {exc}") from None
-    started = time.perf_counter()
-    running = asyncio.create_task(server.run())
-
-    def absorb() -> None:
-        batch = fresh[:]
-        fresh.clear()
-        if contests is not None and contest is not None:
-            contests.add_rounds(contest, batch)
-        for played in batch:
-            standings.add(played, played.reason)
-
-    def summary() -> dict[str, Any]:
-        seconds = time.perf_counter() - started
-        return {
-            "contest": contest,
-            "address": f"{address[0]}:{address[1]}",
-            "rounds": server.stats.rounds,
-            "seconds": round(seconds, 3),
-            "rounds_per_second": round(server.stats.rounds / seconds, 1) if seconds else 0.0,
-            "scores": dict(server.scores),
-            "reasons": dict(sorted(standings.reasons.items())),
-            "stats": dataclasses.asdict(server.stats),
-            "standings": [msgspec.to_builtins(line) for line in standings.lines()],
-        }
-
+        contest.stop()
     display = Live(console=err, refresh_per_second=4, transient=False) if live else None
+
+    def show() -> None:
+        if display is not None:
+            now = contest.summary()
+            display.update(_scoreboard(now["standings"], now))
+
     try:
         if display is not None:
             display.start()
-        while not running.done():
-            await asyncio.wait({running}, timeout=0.5)
-            absorb()
-            if duration is not None and time.perf_counter() - started >= duration:
-                server.stop()
-            if display is not None:
-                now = summary()
-                display.update(_scoreboard(now["standings"], now))
-        await running
-        absorb()
+        await contest.run(duration, show)
     finally:
         if display is not None:
             display.stop()
-        for bot in house:
-            bot.close()
-        server.close()
-    result = summary()
-    if contests is not None and contest is not None:
-        contests.finish(contest, result)
+        result = await contest.close()
     return result
 
 
@@ -393,3 +362,31 @@ def standings(
         out.print_json(json.dumps(summary))
         return
     out.print(_scoreboard(lines, summary))
+
+
+def stored_fair_round(source: str, db: str | None) -> bytes:
+    """`maexchen:ROUND` or `maexchen:CONTEST:ROUND` as the stored fair record `bluffdice
+    verify` checks; bad input or a round without fair dice is a FairnessError."""
+    import msgspec
+
+    from bluffdice.store import Store, StoreError
+    from bluffdice.store.location import default_database
+    from bluffdice.store.maexchen import ContestStore
+    from bluffdice.table.fair import FairnessError
+
+    parts = source.split(":")[1:]
+    if not 1 <= len(parts) <= 2 or not all(p.isdigit() for p in parts):
+        raise FairnessError(
+            "a stored Mäxchen round is maexchen:ROUND or maexchen:CONTEST:ROUND (numbers)"
+        )
+    contest = int(parts[0]) if len(parts) == 2 else None
+    number = int(parts[-1])
+    try:
+        store = Store(db if db is not None else default_database(), create=False)
+        try:
+            fair = ContestStore(store).fair_round(contest, number)
+        finally:
+            store.close()
+    except StoreError as exc:
+        raise FairnessError(str(exc)) from None
+    return msgspec.json.encode(fair)

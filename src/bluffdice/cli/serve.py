@@ -6,11 +6,14 @@ stays quick.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from bluffdice.cli.app import app, err, fail, open_store
+
+if TYPE_CHECKING:  # loads with --maexchen only
+    from bluffdice.server.scoreboard import Scoreboard
 
 SERVE_HELP = (
     "Play in the browser with friends: start the server and open the link it prints.\n\n"
@@ -59,6 +62,25 @@ def serve(
             "https://dice.example.org); the page's own address is always allowed."
         ),
     ] = None,
+    maexchen: Annotated[
+        bool,
+        typer.Option(
+            "--maexchen",
+            help="Also host a Mäxchen bot contest (UDP, on --host) with its live scoreboard "
+            "at /scoreboard; see bluffdice maexchen --help.",
+        ),
+    ] = False,
+    maexchen_port: Annotated[
+        int, typer.Option(help="With --maexchen: the contest's UDP port.", min=0, max=65535)
+    ] = 9000,
+    maexchen_house_bots: Annotated[
+        str | None,
+        typer.Option(help="With --maexchen: built-in bots to add as players (odds,cfr,...)."),
+    ] = None,
+    maexchen_dice: Annotated[
+        str,
+        typer.Option(help="With --maexchen: system or fair (each round verifiable)."),
+    ] = "system",
 ) -> None:
     """The `serve` command; its help text is SERVE_HELP."""
     import uvicorn
@@ -68,7 +90,14 @@ def serve(
 
     store = open_store(db)
     tables = TableStore(store.engine)
-    application = create_app(tables, Hall(tables, bot_delay=bot_delay), origins=origin or ())
+    board = (
+        _contest_board(host, maexchen_port, maexchen_house_bots, maexchen_dice, store)
+        if maexchen
+        else None
+    )
+    application = create_app(
+        tables, Hall(tables, bot_delay=bot_delay), origins=origin or (), scoreboard=board
+    )
     shown = host
     if host in ("0.0.0.0", "::"):
         shown = lan_address() or "localhost"
@@ -76,6 +105,12 @@ def serve(
         shown = f"[{host}]"
     err.print(f"bluffdice serve: database {store.location}")
     typer.echo(f"Open http://{shown}:{port}/ in a browser and send the link to your friends.")
+    if board is not None:
+        board.address = f"{shown}:{maexchen_port}"
+        typer.echo(
+            f"Mäxchen contest: bots send to udp {board.address}; the scoreboard is "
+            f"http://{shown}:{port}/scoreboard"
+        )
     try:
         uvicorn.run(
             application,
@@ -86,3 +121,35 @@ def serve(
         )
     except (OSError, SystemExit) as exc:
         raise fail(f"cannot serve on {host}:{port}: {exc}") from None
+
+
+def _contest_board(
+    host: str, port: int, house_bots: str | None, dice: str, store: Any
+) -> Scoreboard:
+    """With --maexchen: the contest (checked before anything starts) and its board."""
+    from bluffdice.cli.maexchen import house_bot_specs
+    from bluffdice.protocol.maexchen_contest import Contest
+    from bluffdice.protocol.maexchen_server import Options
+    from bluffdice.server.scoreboard import Scoreboard
+
+    if dice not in ("system", "fair"):
+        raise fail(f"--maexchen-dice must be system or fair, not {dice!r}")
+    specs = house_bot_specs(house_bots)
+    _check_udp_port(host, port)
+    contest = Contest(
+        Options(host=host, port=port), house_bots=specs, database=store, fair=dice == "fair"
+    )
+    return Scoreboard(contest)
+
+
+def _check_udp_port(host: str, port: int) -> None:
+    """Fail now, with a clear line, if the contest's UDP port cannot be bound (the
+    contest itself starts inside the web server, where the error would be obscure)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_DGRAM)
+        with socket.socket(infos[0][0], socket.SOCK_DGRAM) as probe:
+            probe.bind(infos[0][4])
+    except OSError as exc:
+        raise fail(f"cannot listen for the Mäxchen contest on udp {host}:{port}: {exc}") from None

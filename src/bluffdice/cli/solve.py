@@ -62,7 +62,11 @@ def solve(
         ),
     ] = None,
     algorithm: Annotated[
-        str, typer.Option(help="cfr (plain, uniform average) or cfr+ (linear average).")
+        str,
+        typer.Option(
+            help="cfr (plain, uniform average), cfr+ (linear average) or dcfr (discounted: "
+            "fewer iterations to a small exploitability)."
+        ),
     ] = "cfr+",
     pass_cap: Annotated[
         int | None,

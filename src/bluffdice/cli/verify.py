@@ -39,8 +39,12 @@ def verify_command(
         str,
         typer.Argument(
             metavar="RECORD",
-            help="A fair game record (JSON file), - to read it from standard input, or the "
-            "id of a stored game played with fair dice (tournament --dice fair).",
+            help="A fair game record (JSON file), - to read it from standard input, the "
+            "id of a stored game played with fair dice (tournament --dice fair), the URL "
+            "of a browser table's record (bluffdice serve: the result screen's 'verify "
+            "this game' link, or the table's own link), or maexchen:ROUND / "
+            "maexchen:CONTEST:ROUND for a round of a Mäxchen contest run with --dice fair "
+            "(default contest: the latest).",
             show_default=False,
         ),
     ],
@@ -89,9 +93,15 @@ def _read(source: str, db: str | None = None) -> bytes:
 
     if source == "-":
         return sys.stdin.buffer.read()
+    if source.startswith(("http://", "https://")):
+        return _fetch(source)
     path = Path(source)
     if source.isdigit() and not path.exists():
         return _stored(int(source), db)
+    if source.startswith("maexchen:") and not path.exists():
+        from bluffdice.cli.maexchen import stored_fair_round
+
+        return stored_fair_round(source, db)
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -100,6 +110,39 @@ def _read(source: str, db: str | None = None) -> bytes:
         raise FairnessError("it is a folder, not a record file") from None
     except OSError as exc:
         raise FairnessError(f"cannot read it: {exc.strerror}") from None
+
+
+URL_SECONDS = 15.0
+
+
+def _fetch(url: str) -> bytes:
+    """A fair record from a `bluffdice serve` (its export URL, or a table or replay page,
+    which name the same game)."""
+    import json
+    import re
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit, urlunsplit
+
+    from bluffdice.table.fair import FairnessError
+
+    parts = urlsplit(url)
+    page = re.fullmatch(r"/(?:t|replay)/([\w-]+)/?", parts.path)
+    if page is not None:
+        url = urlunsplit((parts.scheme, parts.netloc, f"/api/tables/{page[1]}/fair", "", ""))
+    try:
+        with urllib.request.urlopen(url, timeout=URL_SECONDS) as response:
+            data: bytes = response.read(16 * 1024 * 1024)
+            return data
+    except urllib.error.HTTPError as exc:
+        try:
+            reason = json.loads(exc.read(4096))["error"]
+        except (ValueError, KeyError, TypeError):
+            reason = exc.reason
+        raise FairnessError(f"the server answered {exc.code}: {reason}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        why = getattr(exc, "reason", None) or exc
+        raise FairnessError(f"cannot reach {url}: {why}") from None
 
 
 def _stored(game_id: int, db: str | None) -> bytes:

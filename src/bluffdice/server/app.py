@@ -1,7 +1,8 @@
 """The web application: lobby API, the table websocket, replays and the static page.
 
 Routes: `/`, `/t/{id}` and `/replay/{id}` serve the one page (it reads its path);
-`/api/...` is JSON for the lobby and replays; `/ws/{id}` is a table's websocket. The
+`/api/...` is JSON for the lobby, replays and fair records (`/api/tables/{id}/fair`,
+what `bluffdice verify URL` reads); `/ws/{id}` is a table's websocket. The
 first websocket message is `{"type": "hello", "token": ...}` (the token is sent as a
 message, not in the URL, so it never lands in an access log); without a token (or with
 a wrong one) the connection watches as a spectator.
@@ -15,7 +16,7 @@ import functools
 import gc
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -31,6 +32,9 @@ from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
 from bluffdice.store.tables import TableStore
+
+if TYPE_CHECKING:  # loads with `serve --maexchen` only
+    from bluffdice.server.scoreboard import Scoreboard
 
 STATIC = Path(__file__).parent / "static"
 HELLO_SECONDS = 10.0
@@ -51,9 +55,11 @@ def create_app(
     store: TableStore | None,
     hall: Hall | None = None,
     origins: Sequence[str] = (),
+    scoreboard: Scoreboard | None = None,
 ) -> Starlette:
     """The server for one hall. `origins` are extra allowed websocket origins (besides the
-    page's own host), e.g. a reverse proxy's public address."""
+    page's own host), e.g. a reverse proxy's public address. With `scoreboard`, its
+    Mäxchen contest runs in the server's loop and `/scoreboard` shows it."""
     hall = hall if hall is not None else Hall(store)
     allowed = {o.rstrip("/").lower() for o in origins}
 
@@ -118,6 +124,36 @@ def create_app(
         except HallError as exc:
             return error(str(exc))
         return MsgspecResponse({"id": live.id, "seat": number, "token": token})
+
+    async def api_seed(request: Request) -> Response:
+        body = await _json(request)
+        try:
+            if not isinstance(body, dict):
+                raise HallError("send {token, seed} as a JSON object")
+            live = hall.get(request.path_params["id"])
+            live.give_seed(body.get("token"), body.get("seed"))
+        except HallError as exc:
+            return error(str(exc))
+        return MsgspecResponse({"ok": True})
+
+    async def api_fair(request: Request) -> Response:
+        """The fair record of a finished game: what `bluffdice verify URL` reads."""
+        try:
+            fair = hall.get(request.path_params["id"]).fair_record()
+        except HallError as exc:
+            return error(str(exc), 404)
+        return MsgspecResponse(
+            fair,
+            headers={"Content-Disposition": f'inline; filename="{request.path_params["id"]}.json"'},
+        )
+
+    async def api_review(request: Request) -> Response:
+        try:
+            # rating a game takes a moment (odds, the solved round): off the event loop
+            review = await asyncio.to_thread(hall.review, request.path_params["id"])
+        except HallError as exc:
+            return error(str(exc), 404)
+        return MsgspecResponse(review)
 
     async def api_replay(request: Request) -> Response:
         try:
@@ -193,10 +229,18 @@ def create_app(
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", api_table),
         Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
+        Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
+        Route("/api/replays/{id}/review", api_review),
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    if scoreboard is not None:
+        from bluffdice.server import scoreboard as board
+
+        routes[:0] = board.routes(scoreboard)
+        lifespan = board.with_contest(lifespan, scoreboard)  # type: ignore[assignment]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hall = hall
     return app

@@ -17,7 +17,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -25,12 +25,12 @@ import msgspec
 
 from bluffdice.bots import available_bots, load_bot
 from bluffdice.bots.base import Bot
-from bluffdice.games.base import CHANCE, BluffdiceError, GameState
+from bluffdice.games.base import BluffdiceError
+from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
 from bluffdice.store.tables import StoredStep, StoredTable, TableStore
 from bluffdice.table import (
-    TABLE,
     DiceSource,
     Entry,
     Refused,
@@ -41,6 +41,15 @@ from bluffdice.table import (
     system,
     tell_agents,
 )
+from bluffdice.table.fair import (
+    FairDice,
+    FairnessError,
+    FairRecord,
+    check_client_seeds,
+    commitment_of,
+    new_server_seed,
+)
+from bluffdice.table.replay import rebuild as rebuild_record
 
 log = logging.getLogger("bluffdice.server")
 
@@ -89,17 +98,27 @@ class SeatSpec:
     bot: str | None = None
     token: str | None = None
     """SHA-256 hex digest of the seat's token; the token itself only its browser knows."""
+    seed: str | None = None
+    """The player's own seed at a table with fair dice (None: not given yet; bots give "")."""
 
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.token is not None
 
     def stored(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token": self.token}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token": self.token,
+            "seed": self.seed,
+        }
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> SeatSpec:
-        return cls(data["kind"], data.get("name"), data.get("bot"), data.get("token"))
+        return cls(
+            data["kind"], data.get("name"), data.get("bot"), data.get("token"), data.get("seed")
+        )
 
 
 class Connection:
@@ -150,44 +169,31 @@ def message(kind: str, **fields: Any) -> bytes:
     return msgspec.json.encode({"type": kind, **fields, "v": 1})
 
 
-class _Replaying:
-    """Dice for a table rebuilt from its record: the recorded chance steps first, in
-    order, then fresh dice from `then`."""
-
-    def __init__(self, steps: deque[StoredStep], game: str, then: DiceSource) -> None:
-        self.steps = steps
-        self.parse = get_game(game).parse_action
-        self.then = then
-
-    def draw(self, state: GameState) -> Any:
-        if self.steps and self.steps[0].actor == CHANCE:
-            return self.parse(self.steps.popleft().text)
-        return self.then.draw(state)
-
-
 def rebuild(
     rules: str,
     players: int,
     limit: float | None,
-    steps: Iterable[StoredStep],
+    steps: Sequence[StoredStep],
     dice: DiceSource,
     names: list[str],
+    redraw: bool = False,
 ) -> Table:
-    """The table of a stored record, at its last step (the clock of the seat to move
-    starts afresh). A step that does not replay raises HallError."""
-    queue = deque(steps)
-    game = game_name(rules)
-    table = Table(rules, players, dice=_Replaying(queue, game, dice), limits=limit, names=names)
-    parse = get_game(game).parse_action
-    while queue:
-        step = queue.popleft()
-        if step.actor == TABLE:
-            table.force_default()
-            continue
-        result = table.submit(step.actor, table.state_id, parse(step.text))
-        if isinstance(result, Refused):
-            raise HallError(f"stored step {step.text!r} replays as {result}")
-    return table
+    """The table of a stored record at its last step, rolling on with `dice` (the clock
+    of the seat to move starts afresh): `bluffdice.table.replay.rebuild`, which replays
+    and reviews use too. With `redraw`, `dice` (fair dice) rolls the stored dice again
+    and each must match. A step that does not replay raises HallError."""
+    record = Record(game_name(rules), rules, players, tuple(step.text for step in steps))
+    try:
+        return rebuild_record(
+            record,
+            names,
+            actors=[step.actor for step in steps],
+            then=dice,
+            redraw=redraw,
+            limits=limit,
+        )
+    except (BluffdiceError, ValueError) as exc:
+        raise HallError(f"the stored game does not replay: {exc}") from None
 
 
 @dataclass
@@ -205,6 +211,10 @@ class LiveTable:
     table: Table | None = None
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
+    server_seed: bytes | None = None
+    """Fair dice: the secret the commitment is made of; never sent before the game is over."""
+    fair_dice: FairDice | None = None
+    _fair_digest: str | None = None
     _timer: asyncio.TimerHandle | None = None
     _bot_timer: asyncio.TimerHandle | None = None
 
@@ -220,10 +230,22 @@ class LiveTable:
             names.append(f"{seat.bot} {same + 1}" if same else f"{seat.bot}")
         return names
 
+    @property
+    def fair(self) -> bool:
+        return self.server_seed is not None
+
     def info(self, seat: int | None = None) -> dict[str, Any]:
         """What the lobby and the table page show about this table (nothing secret)."""
         connected = {c.seat for c in self.connections if not c.dropped}
         names = self.names()
+        fair: dict[str, Any] | None = None
+        if self.server_seed is not None:
+            fair = {
+                "commitment": commitment_of(self.server_seed),
+                "seed": None if seat is None else self.seats[seat].seed,
+                "waiting": [i for i, s in enumerate(self.seats) if s.taken and s.seed is None],
+                "digest": self._digest() if self.status == "finished" else None,
+            }
         return {
             "id": self.id,
             "game": game_name(self.rules),
@@ -243,6 +265,7 @@ class LiveTable:
                 for i, s in enumerate(self.seats)
             ],
             "spectators": sum(1 for c in self.connections if c.seat is None and not c.dropped),
+            "fair": fair,
         }
 
     # --- seats -------------------------------------------------------------------------
@@ -263,11 +286,35 @@ class LiveTable:
         self.seats[seat].name = clean_name(name)
         self.seats[seat].token = token_digest(token)
         self.hall.save(self, seats=[s.stored() for s in self.seats])
-        if all(s.taken for s in self.seats):
+        self.start_when_ready()
+        return seat, token
+
+    def give_seed(self, token: Any, seed: Any) -> None:
+        """A player's own seed for fair dice. Seeds close when the game starts: when every
+        seat is taken and every person has given one (the page sends one by itself)."""
+        if self.server_seed is None:
+            raise HallError("this table does not use fair dice")
+        seat = self.seat_of(token) if isinstance(token, str) else None
+        if seat is None:
+            raise HallError("only a seated player gives a seed")
+        if self.status != "open":
+            raise HallError("the seeds closed when the game started")
+        try:
+            self.seats[seat].seed = check_client_seeds([seed])[0]
+        except FairnessError as exc:
+            raise HallError(str(exc)) from None
+        self.hall.save(self, seats=[s.stored() for s in self.seats])
+        self.start_when_ready()
+
+    def start_when_ready(self) -> None:
+        """Start once every seat is taken (and, with fair dice, every seed is in)."""
+        ready = all(s.taken for s in self.seats)
+        if self.server_seed is not None:
+            ready = ready and all(s.seed is not None for s in self.seats)
+        if ready and self.status == "open":
             self.start()
         else:
             self.broadcast_info()
-        return seat, token
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -282,8 +329,15 @@ class LiveTable:
 
     def start(self, steps: list[StoredStep] | None = None) -> None:
         """Sit everyone down and play; with `steps`, first replay a stored record."""
+        dice = self.hall.dice() if self.server_seed is None else self._fair_dice()
         self.table = rebuild(
-            self.rules, self.players, self.limit, steps or [], self.hall.dice(), self.names()
+            self.rules,
+            self.players,
+            self.limit,
+            steps or [],
+            dice,
+            self.names(),
+            redraw=self.server_seed is not None,
         )
         # Chance steps drawn while the table was built (the seat draw, or dice the
         # record did not reach) are stored now, before anyone sees them.
@@ -305,6 +359,31 @@ class LiveTable:
         for connection in self.connections:
             self._greet(connection)
         self.after_change()
+
+    def _fair_dice(self) -> FairDice:
+        """The table's fair dice, fresh: a rebuild rolls the stored dice with them again."""
+        assert self.server_seed is not None
+        seeds = [s.seed or "" for s in self.seats]
+        self.fair_dice = FairDice(self.server_seed, seeds)
+        return self.fair_dice
+
+    def rebuilt(self, steps: Sequence[StoredStep]) -> Table:
+        """A finished game back at a table (its fair dice rolled again, to export them)."""
+        fair = self.server_seed is not None
+        dice = self._fair_dice() if fair else system()
+        return rebuild(self.rules, self.players, None, steps, dice, self.names(), redraw=fair)
+
+    def fair_record(self) -> FairRecord:
+        """The game's fair record, server seed revealed: only once the game is over."""
+        if self.fair_dice is None or self.table is None or not self.table.over:
+            raise HallError("the dice are shown to be fair when the game is over")
+        return self.fair_dice.fair_record(self.table.record)
+
+    def _digest(self) -> str:
+        """The finished fair record's digest (shown at the end), worked out once."""
+        if self._fair_digest is None:
+            self._fair_digest = self.fair_record().digest
+        return self._fair_digest
 
     def _write(self, entry: Entry) -> None:
         """First listener: the step is committed before anyone hears of it."""
@@ -493,11 +572,14 @@ class LiveTable:
             connection.send(message("error", code="no_rematch", reason="no rematch yet"))
             return
         if self.rematch is None:
-            seats = [SeatSpec(s.kind, s.name, s.bot, s.token) for s in self.seats]
-            new = self.hall.open_table(self.rules, self.players, self.limit, seats)
+            seats = [
+                SeatSpec(s.kind, s.name, s.bot, s.token, "" if s.kind == "bot" else None)
+                for s in self.seats
+            ]
+            new = self.hall.open_table(self.rules, self.players, self.limit, seats, self.fair)
             self.rematch = new.id
             self.hall.save(self, rematch=new.id)
-            new.start()
+            new.start_when_ready()
         self.broadcast_info()
 
     def close(self) -> None:
@@ -522,11 +604,15 @@ class Hall:
         store: TableStore | None,
         dice: Callable[[], DiceSource] = system,
         bot_delay: float = 0.8,
+        server_seed: Callable[[], bytes] = new_server_seed,
     ) -> None:
         self.store = store
         self.dice = dice
+        self.server_seed = server_seed
+        """Makes the secret of each table with fair dice (tests pass a known one)."""
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
+        self._reviews: dict[str, dict[str, Any]] = {}
         self._finished: deque[str] = deque()
 
     # --- persistence ---------------------------------------------------------------------
@@ -575,11 +661,13 @@ class Hall:
             stored.rematch,
         )
         try:
+            fair = self.store.fair(stored.id)
+            if fair is not None:
+                live.server_seed = bytes.fromhex(fair[0])
             if stored.status == "running":
                 live.start(self.store.steps(stored.id))
             elif stored.status == "finished":
-                steps = self.store.steps(stored.id)
-                live.table = rebuild(live.rules, live.players, None, steps, system(), live.names())
+                live.table = live.rebuilt(self.store.steps(stored.id))
         except Exception:
             log.exception("table %s cannot be loaded", stored.id)
             return None
@@ -600,10 +688,17 @@ class Hall:
     # --- tables --------------------------------------------------------------------------
 
     def open_table(
-        self, rules: str, players: int, limit: float | None, seats: list[SeatSpec]
+        self,
+        rules: str,
+        players: int,
+        limit: float | None,
+        seats: list[SeatSpec],
+        fair: bool = False,
     ) -> LiveTable:
         table_id = secrets.token_urlsafe(8)
         live = LiveTable(self, table_id, rules, players, limit, seats)
+        if fair:
+            live.server_seed = self.server_seed()
         if self.store is not None:
             self.store.create(
                 id=table_id,
@@ -614,12 +709,17 @@ class Hall:
                 seats=[s.stored() for s in seats],
                 status="open",
             )
+            if live.server_seed is not None:
+                seed = live.server_seed
+                self.store.keep_fair(table_id, seed.hex(), commitment_of(seed))
         self.tables[table_id] = live
         return live
 
     def create(self, request: Any) -> dict[str, Any]:
         """A new table from the lobby's form: {"rules", "seats": [{"kind", "bot"}...],
-        "limit", "name"}. The person creating it takes the first person's seat."""
+        "limit", "name", "dice"}. The person creating it takes the first person's seat.
+        With "dice": "fair" the table commits to its secret now and starts when every
+        person has also given a seed (`give_seed`); the default is the OS's generator."""
         if not isinstance(request, dict):
             raise HallError("send the table as a JSON object")
         try:
@@ -644,7 +744,7 @@ class Hall:
                 bot = str(item.get("bot", ""))
                 if bot not in bots:
                     raise HallError(f"no {game} bot {bot!r}; bots: {', '.join(bots)}")
-                seats.append(SeatSpec("bot", bot=bot))
+                seats.append(SeatSpec("bot", bot=bot, seed=""))
             elif kind == "human":
                 seats.append(SeatSpec("human"))
             else:
@@ -656,9 +756,12 @@ class Hall:
             if not MIN_LIMIT <= limit <= MAX_LIMIT:
                 raise HallError(f"the time limit is {MIN_LIMIT:g} to {MAX_LIMIT:g} seconds")
             limit = float(limit)
+        dice = request.get("dice", "system")
+        if dice not in ("system", "fair"):
+            raise HallError("the dice are 'system' (the default) or 'fair'")
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         name = clean_name(request.get("name")) if humans else None
-        live = self.open_table(rules, len(seats), limit, seats)
+        live = self.open_table(rules, len(seats), limit, seats, fair=dice == "fair")
         answer: dict[str, Any] = {"id": live.id, "seat": None, "token": None}
         if name is not None:
             seat, token = live.claim(name, humans[0])
@@ -700,18 +803,7 @@ class Hall:
 
     def replay(self, table_id: str) -> dict[str, Any]:
         """A finished game step by step, everything revealed: for the replay page."""
-        live = self.tables.get(table_id)
-        table = live.table if live is not None else None
-        stored = self.store.get(table_id) if self.store is not None else None
-        if table is None:
-            if stored is None or self.store is None:
-                raise HallError("no such game")
-            seats = [SeatSpec.from_stored(s) for s in stored.seats]
-            names = LiveTable(self, stored.id, stored.rules, stored.players, None, seats).names()
-            steps = self.store.steps(table_id)
-            table = rebuild(stored.rules, stored.players, None, steps, system(), names)
-        if not table.over:
-            raise HallError("this game is not over yet: its replay opens when it ends")
+        table = self._finished_table(table_id)
         return {
             "id": table_id,
             "game": table.spec.name,
@@ -723,6 +815,52 @@ class Hall:
                 for e in table.log
             ],
         }
+
+    def review(self, table_id: str) -> dict[str, Any]:
+        """Every decision of every player of a finished game rated as `bluffdice review`
+        rates it (`bluffdice.review.review_game`, from each player's own seat), with the
+        models that rated them: for the replay page, beside each move."""
+        cached = self._reviews.get(table_id)
+        if cached is not None:
+            return cached
+        from bluffdice.review import review_game
+
+        table = self._finished_table(table_id)
+        ratings: list[dict[str, Any]] = []
+        models: dict[str, str] = {}
+        reason = None
+        try:
+            for seat in range(table.players):
+                reviewed = review_game(table.record, seat, table.names)
+                models.update(reviewed.models)
+                for row in reviewed.to_json()["ratings"]:
+                    ratings.append({"seat": seat, **row})
+        except (NotImplementedError, BluffdiceError, ValueError) as exc:
+            ratings, models = [], {}
+            reason = f"no review for {table.spec.title} games yet" + (
+                f": {exc}" if str(exc) else ""
+            )
+        ratings.sort(key=lambda row: row["step"])
+        answer = {"id": table_id, "ratings": ratings, "models": models, "reason": reason}
+        self._reviews[table_id] = answer
+        while len(self._reviews) > KEEP_FINISHED:
+            self._reviews.pop(next(iter(self._reviews)))
+        return answer
+
+    def _finished_table(self, table_id: str) -> Table:
+        """A finished game at a table: the one in memory, or rebuilt from the store."""
+        live = self.tables.get(table_id)
+        table = live.table if live is not None else None
+        stored = self.store.get(table_id) if self.store is not None else None
+        if table is None:
+            if stored is None or self.store is None:
+                raise HallError("no such game")
+            seats = [SeatSpec.from_stored(s) for s in stored.seats]
+            gone = LiveTable(self, stored.id, stored.rules, stored.players, None, seats)
+            table = gone.rebuilt(self.store.steps(table_id))
+        if not table.over:
+            raise HallError("this game is not over yet: its replay opens when it ends")
+        return table
 
     def close(self) -> None:
         for live in self.tables.values():

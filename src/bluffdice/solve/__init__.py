@@ -1,4 +1,4 @@
-"""Equilibrium play: CFR / CFR+ on public game trees, exact exploitability, policies.
+"""Equilibrium play: CFR / CFR+ / DCFR on public game trees, exact exploitability, policies.
 
     >>> from bluffdice.solve import problem, Solver, run
     >>> p = problem("liars-dice", "openspiel(faces=3)")

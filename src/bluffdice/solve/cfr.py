@@ -18,7 +18,11 @@ opponent reach: all histories that reach a fresh deal share one continuation.
 
 Alternating updates throughout (player 0, then player 1 against 0's new strategy).
 CFR+ floors cumulative regrets at zero and weights the average strategy by the iteration
-number (linear averaging); plain CFR keeps signed regrets and a uniform average.
+number (linear averaging); plain CFR keeps signed regrets and a uniform average. DCFR
+(Brown and Sandholm's discounted CFR with their recommended alpha 1.5, beta 0, gamma 2)
+multiplies positive cumulative regrets by t^1.5 / (t^1.5 + 1) and negative ones by 1/2
+after iteration t, and weights the average by t^2: on the heads-up Mia round and on
+Liar's Dice it needs fewer iterations than CFR+ to a given exploitability.
 """
 
 from __future__ import annotations
@@ -31,8 +35,8 @@ import numpy as np
 
 from bluffdice.solve.tree import FloatArray, Level, PublicGame
 
-Algorithm = Literal["cfr", "cfr+"]
-ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+")
+Algorithm = Literal["cfr", "cfr+", "dcfr"]
+ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+", "dcfr")
 
 
 @dataclass(frozen=True)
@@ -227,9 +231,11 @@ class Solver:
     def iterate(self, count: int = 1) -> None:
         g = self.game
         plus = self.algorithm == "cfr+"
+        discounted = self.algorithm == "dcfr"
         for _ in range(count):
             self.iterations += 1
-            weight = float(self.iterations) if plus else 1.0
+            t = float(self.iterations)
+            weight = t if plus else t * t if discounted else 1.0
             for p in (0, 1):
                 o = 1 - p
                 values, _ = self.passes.backward(p, self.reach[o], self.mult[p])
@@ -243,6 +249,8 @@ class Solver:
                 regret -= values[parents]
                 if plus:
                     np.maximum(regret, 0.0, out=regret)
+                if discounted:
+                    regret *= np.where(regret > 0, t**1.5 / (t**1.5 + 1), 0.5)
                 self.strategy[p] = self._normalise(p, np.maximum(regret, 0.0))
                 self.mult[p][edges] = self.strategy[p]
                 self.reach[p] = self.passes.forward(p, self.mult[p])

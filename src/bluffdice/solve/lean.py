@@ -1,33 +1,35 @@
-"""A lean CFR+ for one round of two-player Liar's Dice, for cups too big for the tree.
+"""A lean CFR for one round of two-player Liar's Dice, for cups too big for the tree.
 
 Under the usual raise rule (`reset-face`: a bid is higher when its quantity is, or its
 face at the same quantity) every bid may follow exactly the bids below it in one fixed
 order. A public history is then an increasing sequence of bids, that is a *set* of bids,
-and a set of B bids is a B-bit number: the public tree is the integers 0 .. 2^B - 1
-(the node with bits S made the bids in S, the last being the highest bit, and the next
-bidder is player popcount(S) mod 2), plus one "liar" terminal under every non-empty S.
+and a set of B bids is a B-bit number: the public tree is the sets of bids, plus one
+"liar" terminal under every non-empty set. Player popcount(S) mod 2 bids next at S.
 
-No node is ever built. Every quantity is an array indexed by the node's number, one
-column per hand:
+No node is ever built. The nodes are split by who acts there into two arrays of 2^(B-1)
+rows, one column per hand, laid out so that the tree is a handful of slices:
 
-* the parent of S is S without its highest bit, so the children of all nodes whose
-  highest bit is below b are the block [2^b, 2^(b+1)), whose parents are [0, 2^b):
-  pushing reach down is one slice multiply per bit, summing over children one slice add
-  per bit (B of each per pass, contiguous memory);
-* the edge into S (the bid of S's highest bit) and the liar edge under S are both
-  indexed by S: regrets, strategies and average strategies are arrays of 2^B rows;
-* every liar terminal under the block with highest bit b judges the same bid, so the
-  terminal values of a block are one matrix product with that bid's payoff matrix.
+* row 0 of the even array is the root and row 0 of the odd array the opening bid 0; the
+  children through bid b >= 1 of the first 2^(b-1) rows of either array are rows
+  [2^(b-1), 2^b) of the *other* array, in the same order. Pushing reach down is one slice
+  multiply per bid and array, summing values up one slice add;
+* the bid into a node and the liar call under it are stored at the node's row: player p
+  owns the liar calls in array p and the bids into array 1 - p, so a player's update
+  reads and writes whole arrays, never a masked half of one;
+* every liar terminal in the rows of one bid judges the same bid, so the terminal values
+  of those rows are one matrix product with that bid's payoff matrix.
 
-Arrays are float32 by default (CFR+ regrets are non-negative and the values are sums of
-at most B terms; float64 is a parameter, and the tests compare it with the tree solver
-of `bluffdice.solve.cfr` to 1e-9). The algorithm is the same CFR+ as there: alternating
-updates, regrets floored at zero, linear averaging; exploitability is exact (a best
-response over the whole public tree, NashConv / 2).
+Arrays are float32 by default (float64 is a parameter: the tests compare it with the
+tree solver of `bluffdice.solve.cfr` to 1e-12). The variants are CFR+ (alternating
+updates, regrets floored at zero, linear averaging, as there) and its discounted
+relatives (`Variant`); exploitability is exact (a best response over the whole public
+tree, NashConv / 2).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,19 +40,64 @@ from bluffdice.games.base import RuleError
 from bluffdice.solve.liars_dice import DudoSpec
 
 Array = NDArray[Any]
+Pair = tuple[Array, Array]  # one array per actor: (even rows, odd rows)
+Rows = tuple[slice, slice]  # rows [a, b) of an array: every hand's column of them
+
+
+def rows(start: int, stop: int | None) -> Rows:
+    return (slice(None), slice(start, stop))
+
+
+MAX_BIDS = 26
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How regrets and the average are weighted (Brown and Sandholm's discounted CFR).
+
+    After iteration t, positive cumulative regrets are multiplied by t^alpha / (t^alpha + 1)
+    (`alpha` None: not discounted), negative ones by t^beta / (t^beta + 1) (`beta` None:
+    floored at zero, as in CFR+); iteration t's strategy enters the average with weight
+    t^gamma. CFR+ is (None, None, 1); DCFR as its authors recommend is (1.5, 0, 2).
+    """
+
+    name: str
+    alpha: float | None
+    beta: float | None
+    gamma: float
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("cfr+", None, None, 1.0),
+        Variant("cfr+quadratic", None, None, 2.0),
+        Variant("dcfr", 1.5, 0.0, 2.0),
+        Variant("dcfr+", 1.5, None, 2.0),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    """The children through bid `bit` of rows `parents` of array `actor`: rows
+    `children` of the other array."""
+
+    bit: int
+    actor: int
+    parents: Rows
+    children: Rows
 
 
 @dataclass(frozen=True)
 class LeanGame:
-    """The arrays that describe one round: bids, hands and who acts where."""
+    """The arrays that describe one round: bids, hands, and the tree as slices."""
 
     spec: DudoSpec
     bids: tuple[tuple[int, int], ...]
     hands: tuple[tuple[int, ...], ...]
     deal: Array  # (hands,) chance of each hand
-    holds: Array  # (bids, hands, hands): +1 where the bid is true for (h0, h1), else -1
-    actor: Array  # (2^B,) int8: who bids next at node S
-    n_actions: Array  # (2^B,) actions at S: the bids above its highest, and liar if any
+    counts: Array  # (bids, hands) int: the hand's dice that count for the bid
 
     @property
     def n_bids(self) -> int:
@@ -61,6 +108,32 @@ class LeanGame:
         """Public nodes, terminals included (decisions, and a liar under each but the root)."""
         return 2 * (1 << self.n_bids) - 1
 
+    @property
+    def rows(self) -> int:
+        """Rows of each of the two arrays (the nodes where one player acts)."""
+        return 1 << (self.n_bids - 1)
+
+    def moves(self) -> list[Move]:
+        """The slices of the tree, from the root down (bid 0 first)."""
+        out = [Move(0, 0, rows(0, 1), rows(0, 1))]
+        for bit in range(1, self.n_bids):
+            m = 1 << (bit - 1)
+            out += [Move(bit, a, rows(0, m), rows(m, 2 * m)) for a in (0, 1)]
+        return out
+
+    def blocks(self, actor: int) -> list[tuple[int, Rows]]:
+        """(bid, rows) of array `actor` whose last bid is that bid (the root left out)."""
+        first = [(0, rows(0, 1))] if actor == 1 else []
+        return first + [(b, rows(1 << (b - 1), 1 << b)) for b in range(1, self.n_bids)]
+
+    def n_actions(self) -> Array:
+        """(rows,) actions at a row's node, the same in both arrays: the bids above its
+        last one, and the liar call (the root: every bid, no call)."""
+        top = np.zeros(self.rows, dtype=np.int64)
+        for b in range(1, self.n_bids):
+            top[1 << (b - 1) : 1 << b] = b
+        return self.n_bids - top
+
 
 def lean_game(spec: DudoSpec) -> LeanGame:
     """The round of `spec`; RuleError for raise rules whose bids are not one chain."""
@@ -68,270 +141,265 @@ def lean_game(spec: DudoSpec) -> LeanGame:
         raise RuleError("the lean solver takes the reset-face raise rule without ones bids")
     bids = tuple(spec.bids())
     b = len(bids)
-    if b > 26:
+    if b > MAX_BIDS:
         raise RuleError(f"{spec.describe()} has 2^{b} public nodes: too many for any machine here")
     hands = tuple(spec.hands())
     deal = np.array([spec.hand_probability(x) for x in hands])
-    holds = np.array(
-        [[[1.0 if spec.holds(bid, x, y) else -1.0 for y in hands] for x in hands] for bid in bids]
-    )
-    masks = np.arange(1 << b, dtype=np.int64)
-    popcount = np.zeros(1 << b, dtype=np.int8)
-    for bit in range(b):
-        popcount += ((masks >> bit) & 1).astype(np.int8)
-    actor = (popcount % 2).astype(np.int8)
-    top = np.full(1 << b, -1, dtype=np.int64)
-    for bit in range(b):
-        top[1 << bit : 2 << bit] = bit
-    n_actions = (b - 1 - top) + (masks > 0)
-    return LeanGame(spec, bids, hands, deal, holds, actor, n_actions.astype(np.int64))
-
-
-def _down(values: Array, n_bids: int) -> Array:
-    """Each node's parent's row (row 0, the root's own, is left as it is)."""
-    out = values.copy()
-    for bit in range(n_bids):
-        out[1 << bit : 2 << bit] = values[: 1 << bit]
-    return out
-
-
-def _sum_children(values: Array, n_bids: int) -> Array:
-    """For each node, the sum of `values` over its bid children."""
-    out = np.zeros_like(values)
-    for bit in range(n_bids):
-        out[: 1 << bit] += values[1 << bit : 2 << bit]
-    return out
+    wild = spec.wild_face
+    counts = np.array([[sum(1 for d in x if d in (f, wild)) for x in hands] for _, f in bids])
+    return LeanGame(spec, bids, hands, deal, counts)
 
 
 class LeanSolver:
-    """CFR+ with alternating updates on a `LeanGame`, in `dtype` (float32 by default)."""
+    """CFR+ (or another `Variant`) with alternating updates on a `LeanGame`, in `dtype`
+    (float32 by default).
 
-    def __init__(self, game: LeanGame, dtype: Any = np.float32) -> None:
+    Every per-node quantity is a pair of arrays indexed by actor (0: even rows, 1: odd
+    rows). `liar[a]` is the actor's liar call at the row; `bid[a]` the bid into the
+    row's node, made by the other player.
+    """
+
+    def __init__(
+        self, game: LeanGame, dtype: Any = np.float32, variant: Variant | str = "cfr+"
+    ) -> None:
         self.g = game
         self.dtype = np.dtype(dtype)
-        n, h = 1 << game.n_bids, len(game.hands)
+        self.variant = VARIANTS[variant] if isinstance(variant, str) else variant
         self.iterations = 0
-        # Row S of the *_bid arrays: the bid into S (owned by the player acting at S's
-        # parent); row S of the *_liar arrays: the liar call under S (owned by the
-        # player acting at S). Row 0 of the bid arrays and of the liar arrays is unused.
-        self.regret_bid = np.zeros((n, h), self.dtype)
-        self.regret_liar = np.zeros((n, h), self.dtype)
-        self.avg_bid = np.zeros((n, h), self.dtype)
-        self.avg_liar = np.zeros((n, h), self.dtype)
-        self.sigma_bid, self.sigma_liar = self._match(self.regret_bid, self.regret_liar)
-        self._owner_bid = _down(game.actor[:, None], game.n_bids)[:, 0]  # actor at parent
-        self._owner_bid[0] = -1
-        self._liar_mask = (np.arange(n) > 0)[:, None]
-        self.reach = [self._reach(p, self.sigma_bid) for p in (0, 1)]
+        self._moves = game.moves()
+        self._uniform = (1.0 / game.n_actions()).astype(self.dtype)[None, :]
+        self.regret_liar, self.regret_bid = self._pair(), self._pair()
+        self.avg_liar, self.avg_bid = self._pair(), self._pair()
+        self.sigma_liar, self.sigma_bid = self._pair(), self._pair()
+        # Terminal values by counts: the bid of a liar call holds when the two hands'
+        # counting dice reach its quantity, so the opponent's weight is summed per count.
+        # Regret totals within rounding noise of zero count as none. Terminal values are
+        # sums of the opponent's weight in another order than a matrix product's, so an
+        # exact tie (every action worth the same) can leave a regret of 1e-17 instead of 0;
+        # regret matching would jump on it to a pure strategy. Values are at most the
+        # likeliest hand's chance, so 16 roundings of that is noise. (Subnormal totals
+        # would also overflow 1 / total in float32.)
+        self._noise = self.dtype.type(16 * np.finfo(self.dtype).eps * float(game.deal.max()))
+        self._dice = game.spec.dice
+        self._groups = [
+            [np.flatnonzero(game.counts[b] == k) for k in range(self._dice + 1)]
+            for b in range(game.n_bids)
+        ]
+        self._sums = np.zeros((self._dice + 2, game.rows), self.dtype)
+        self._term, self._x = self._pair(), self._pair()
+        self._value = np.zeros_like(self._term[0])
+        self._flag = np.zeros(self._term[0].shape, bool)
+        self._positive = (self._pair(), self._pair()) if self.variant.beta is not None else None
+        for p in (0, 1):
+            self._match(p, self.regret_liar, self.regret_bid, self.sigma_liar, self.sigma_bid)
+        self._measure: tuple[Pair, Pair, Pair] | None = None
+        self.reach = (self._pair(), self._pair())
+        for p in (0, 1):
+            self._forward(p, self.sigma_bid, self.reach[p])
+
+    def _pair(self) -> Pair:
+        shape = (len(self.g.hands), self.g.rows)
+        return np.zeros(shape, self.dtype), np.zeros(shape, self.dtype)
 
     @property
     def nbytes(self) -> int:
-        arrays = (self.regret_bid, self.regret_liar, self.avg_bid, self.avg_liar)
-        arrays += (self.sigma_bid, self.sigma_liar, *self.reach)
-        return sum(a.nbytes for a in arrays)
+        """Bytes of every array the solver holds (state and work arrays)."""
+        pairs = [self.regret_liar, self.regret_bid, self.avg_liar, self.avg_bid]
+        pairs += [self.sigma_liar, self.sigma_bid, *self.reach, self._term, self._x]
+        if self._positive is not None:
+            pairs += list(self._positive)
+        if self._measure is not None:
+            pairs += list(self._measure)
+        return sum(a.nbytes + b.nbytes for a, b in pairs) + self._value.nbytes
 
     # --- strategies ------------------------------------------------------------------
 
-    def _match(self, bid: Array, liar: Array) -> tuple[Array, Array]:
-        """Regret matching (or normalising an average): per node, over its actions."""
-        g = self.g
-        positive_bid = np.maximum(bid, 0)
-        positive_liar = np.maximum(liar, 0)
-        positive_liar[0] = 0
-        total = _sum_children(positive_bid, g.n_bids) + positive_liar
-        uniform = (1.0 / g.n_actions).astype(self.dtype)[:, None]
-        safe = np.where(total > 0, total, 1).astype(self.dtype)
-        liar_p = np.where(total > 0, positive_liar / safe, uniform)
-        liar_p[0] = 0
-        parent_total = _down(total, g.n_bids)
-        parent_safe = _down(safe, g.n_bids)
-        parent_uniform = _down(uniform, g.n_bids)
-        bid_p = np.where(parent_total > 0, positive_bid / parent_safe, parent_uniform)
-        bid_p[0] = 0
-        return bid_p.astype(self.dtype), liar_p.astype(self.dtype)
-
-    def average_strategy(self) -> tuple[Array, Array]:
-        return self._match(self.avg_bid, self.avg_liar)
-
-    def _reach(self, player: int, sigma_bid: Array) -> Array:
-        """Player's own reach at every node, the deal of their hand included."""
-        g = self.g
-        reach = np.empty_like(sigma_bid)
-        reach[0] = g.deal
-        mine = (self._owner_bid == player)[:, None]
-        mult = np.where(mine, sigma_bid, 1).astype(self.dtype)
-        for bit in range(g.n_bids):
-            np.multiply(
-                reach[: 1 << bit], mult[1 << bit : 2 << bit], out=reach[1 << bit : 2 << bit]
-            )
-        return reach
-
-    # --- values ----------------------------------------------------------------------
-
-    def _terminal(self, player: int, opp_reach: Array, opp_liar: Array | None) -> Array:
-        """Counterfactual value of `player` at the liar terminal under every node."""
-        g = self.g
-        out = np.zeros_like(opp_reach)
-        weight = opp_reach if opp_liar is None else opp_reach * opp_liar
-        for bit in range(g.n_bids):
-            block = slice(1 << bit, 2 << bit)
-            holds = g.holds[bit].astype(self.dtype)
-            # Payoff to player 0: +holds when player 0 made the bid (player 1 calls).
-            sign = np.where(g.actor[block] == 1, 1, -1).astype(self.dtype)[:, None]
-            raw = weight[block] @ holds.T if player == 0 else -(weight[block] @ holds)
-            out[block] = sign * raw
-        return out
-
-    def _values(
-        self, player: int, sigma: tuple[Array, Array], opp_reach: Array, best: bool = False
-    ) -> tuple[Array, Array]:
-        """Counterfactual values of `player` at every node and at every liar terminal;
-        with `best`, player maximises at their own nodes."""
-        g = self.g
-        mine_at = (g.actor == player)[:, None]
-        opp_liar = np.where(mine_at, 1, sigma[1]).astype(self.dtype)
-        term = self._terminal(player, opp_reach, opp_liar)
-        term[0] = 0
-        value = np.empty_like(term)
-        if best:
-            value[:] = np.where(mine_at & self._liar_mask, term, -np.inf)
-            value[~mine_at[:, 0]] = term[~mine_at[:, 0]]
-        else:
-            value[:] = np.where(mine_at, sigma[1] * term, term)
-        weight = np.where((self._owner_bid == player)[:, None], sigma[0], 1).astype(self.dtype)
-        for bit in range(g.n_bids - 1, -1, -1):
-            block = slice(1 << bit, 2 << bit)
-            below = slice(0, 1 << bit)
-            if best:
-                mine = mine_at[below]
-                child = value[block]
-                value[below] = np.where(mine, np.maximum(value[below], child), value[below] + child)
-            else:
-                value[below] += weight[block] * value[block]
-        return value, term
-
-    # --- iterations ------------------------------------------------------------------
-
-    def _buffers(self) -> None:
-        """Work arrays and per-player masks, made once: an iteration allocates nothing."""
-        g = self.g
-        n, h = self.regret_bid.shape
-        self._buf = [np.empty((n, h), self.dtype) for _ in range(4)]
-        self._flag = np.empty((n, h), bool)
-        self._uniform = (1.0 / g.n_actions).astype(self.dtype)[:, None]
-        self._holds = [g.holds[b].astype(self.dtype) for b in range(g.n_bids)]
-        self._holds_t = [np.ascontiguousarray(x.T) for x in self._holds]
-        self._bidder0 = [
-            np.where(g.actor[1 << b : 2 << b] == 1, 1, -1).astype(self.dtype)[:, None]
-            for b in range(g.n_bids)
-        ]
-        self._masks = []
-        for p in (0, 1):
-            node = (g.actor == p).astype(self.dtype)[:, None]
-            liar = node * self._liar_mask
-            bid = (self._owner_bid == p).astype(self.dtype)[:, None]
-            self._masks.append((node, 1 - node, liar, bid, 1 - bid))
-
-    def iterate(self, count: int = 1) -> None:
-        if not hasattr(self, "_buf"):
-            self._buffers()
-        nb = self.g.n_bids
-        value, term, x, y = self._buf
-        for _ in range(count):
-            self.iterations += 1
-            t = self.dtype.type(self.iterations)
-            for p in (0, 1):
-                node, not_node, liar_m, bid_m, not_bid = self._masks[p]
-                own = self.reach[p]
-                # Opponent's reach into each liar terminal: their liar call where it is theirs.
-                np.multiply(self.sigma_liar, not_node, out=x)
-                x += node
-                x *= self.reach[1 - p]
-                for b in range(nb):
-                    block = slice(1 << b, 2 << b)
-                    holds = self._holds_t[b] if p == 0 else self._holds[b]
-                    np.matmul(x[block], holds, out=term[block])
-                    term[block] *= self._bidder0[b] if p == 0 else -self._bidder0[b]
-                term[0] = 0
-                # Values: the liar term (times own liar chance at own nodes), then children.
-                np.multiply(self.sigma_liar, node, out=value)
-                value += not_node
-                value *= term
-                np.multiply(self.sigma_bid, bid_m, out=y)
-                y += not_bid
-                for b in range(nb - 1, -1, -1):
-                    block = slice(1 << b, 2 << b)
-                    np.multiply(y[block], value[block], out=x[block])
-                    value[: 1 << b] += x[block]
-                # Average strategy, weighted by the iteration (linear averaging).
-                self._parent_rows(own, x)
-                x *= self.sigma_bid
-                x *= bid_m
-                x *= t
-                self.avg_bid += x
-                np.multiply(own, self.sigma_liar, out=x)
-                x *= liar_m
-                x *= t
-                self.avg_liar += x
-                # Regrets, floored at zero (CFR+).
-                self._parent_rows(value, x)
-                np.subtract(value, x, out=x)
-                x *= bid_m
-                self.regret_bid += x
-                np.maximum(self.regret_bid, 0, out=self.regret_bid)
-                np.subtract(term, value, out=x)
-                x *= liar_m
-                self.regret_liar += x
-                np.maximum(self.regret_liar, 0, out=self.regret_liar)
-                self._match_into(x, y)
-                self._reach_into(p, own, bid_m, not_bid, x)
-
-    def _parent_rows(self, values: Array, out: Array) -> None:
-        out[0] = values[0]
-        for b in range(self.g.n_bids):
-            out[1 << b : 2 << b] = values[: 1 << b]
-
-    def _match_into(self, total: Array, scale: Array) -> None:
-        """Regret matching of the (non-negative) regrets into sigma_bid and sigma_liar."""
-        nb = self.g.n_bids
-        np.copyto(total, self.regret_liar)
-        for b in range(nb):
-            total[: 1 << b] += self.regret_bid[1 << b : 2 << b]
-        # Totals in the subnormal range count as none: 1 / total would overflow float32.
-        tiny = np.finfo(self.dtype).tiny
+    def _match(self, p: int, liar: Pair, bid: Pair, out_liar: Pair, out_bid: Pair) -> None:
+        """Player p's strategy proportional to the non-negative `liar[p]` and `bid[1-p]`
+        (regret matching, or normalising an average), uniform where they are all zero."""
+        o = 1 - p
+        total, scale = self._term[p], self._x[p]  # free between updates
+        np.copyto(total, liar[p])
+        for mv in self._moves:
+            if mv.actor == p:
+                total[mv.parents] += bid[o][mv.children]
+        tiny = self._noise
         scale.fill(0)
         np.divide(1, total, out=scale, where=total > tiny)
         np.less_equal(total, tiny, out=self._flag)
-        np.multiply(self._flag, self._uniform, out=total)  # uniform where no regret
-        np.multiply(self.regret_liar, scale, out=self.sigma_liar)
-        self.sigma_liar += total
-        self.sigma_liar[0] = 0
-        for b in range(nb):
-            block = slice(1 << b, 2 << b)
-            np.multiply(self.regret_bid[block], scale[: 1 << b], out=self.sigma_bid[block])
-            self.sigma_bid[block] += total[: 1 << b]
-        self.sigma_bid[0] = 0
+        np.multiply(self._flag, self._uniform, out=total)  # uniform where no weight
+        np.multiply(liar[p], scale, out=out_liar[p])
+        np.add(out_liar[p], total, out=out_liar[p])
+        if p == 0:
+            out_liar[0][:, 0] = 0  # the root has no liar call
+        for mv in self._moves:
+            if mv.actor == p:
+                c, r = mv.children, mv.parents
+                np.multiply(bid[o][c], scale[r], out=out_bid[o][c])
+                out_bid[o][c] += total[r]
 
-    def _reach_into(
-        self, player: int, reach: Array, bid_m: Array, not_bid: Array, mult: Array
-    ) -> None:
-        np.multiply(self.sigma_bid, bid_m, out=mult)
-        mult += not_bid
-        reach[0] = self.g.deal
-        for b in range(self.g.n_bids):
-            np.multiply(reach[: 1 << b], mult[1 << b : 2 << b], out=reach[1 << b : 2 << b])
+    def average_strategy(self) -> tuple[Pair, Pair]:
+        """(liar, bid) pairs of the average strategy."""
+        liar, bid = self._pair(), self._pair()
+        for p in (0, 1):
+            self._match(p, self.avg_liar, self.avg_bid, liar, bid)
+        return liar, bid
+
+    def _forward(self, p: int, sigma_bid: Pair, reach: Pair) -> None:
+        """Player p's own reach at every node, the deal of their hand included."""
+        reach[0][:, 0] = self.g.deal
+        for mv in self._moves:
+            src, dst = reach[mv.actor][mv.parents], reach[1 - mv.actor][mv.children]
+            if mv.actor == p:
+                np.multiply(src, sigma_bid[1 - mv.actor][mv.children], out=dst)
+            else:
+                dst[...] = src
+
+    # --- values ----------------------------------------------------------------------
+
+    def _terminals(self, p: int, sigma_liar: Pair, opp_reach: Pair, out: Pair) -> None:
+        """Counterfactual value of p at the liar terminal under every row.
+
+        With weight w on the opponent's hands, p holding a hand with c counting dice
+        wins (bidder) or loses (caller) 2 * (weight of opponent hands with at least
+        q - c counting dice) - (all the weight): a sum per count instead of a product
+        with a hands x hands matrix."""
+        o = 1 - p
+        np.multiply(opp_reach[o], sigma_liar[o], out=self._x[o])
+        weight = (opp_reach[0], self._x[1]) if p == 0 else (self._x[0], opp_reach[1])
+        dice, sums = self._dice, self._sums
+        for a in (0, 1):
+            # The bidder is 1 - a; p's payoff is +1 when the bid holds and p made it.
+            sign = 1.0 if p != a else -1.0
+            for b, (_, cols) in self.g.blocks(a):
+                w, q = weight[a][:, cols], self.g.bids[b][0]
+                size = cols.stop - cols.start
+                # sums[j] = weight of opponent hands with at least j counting dice.
+                at_least = sums[:, :size]
+                at_least[dice + 1] = 0
+                for k in range(dice, -1, -1):
+                    np.add.reduce(w[self._groups[b][k]], axis=0, out=at_least[k])
+                    at_least[k] += at_least[k + 1]
+                total = at_least[0]
+                for c in range(dice + 1):
+                    hands = self._groups[b][c]
+                    if not len(hands):
+                        continue
+                    need = min(max(q - c, 0), dice + 1)
+                    row = out[a][hands[0], cols]
+                    np.multiply(at_least[need], 2 * sign, out=row)
+                    row -= sign * total
+                    out[a][hands[1:], cols] = row
+        out[0][:, 0] = 0
+
+    def _values(self, p: int, sigma_liar: Pair, sigma_bid: Pair, opp_reach: Pair) -> Pair:
+        """Counterfactual values of p at every node (the terminals' stay in _term[p]).
+        The opponent's values are written over _term[o]."""
+        o = 1 - p
+        term = self._term
+        self._terminals(p, sigma_liar, opp_reach, term)
+        value = (self._value, term[o]) if p == 0 else (term[o], self._value)
+        np.multiply(sigma_liar[p], term[p], out=value[p])
+        x = self._x[o]
+        for mv in reversed(self._moves):
+            c, r, child = mv.children, mv.parents, 1 - mv.actor
+            if mv.actor == p:
+                np.multiply(sigma_bid[child][c], value[child][c], out=x[c])
+                value[p][r] += x[c]
+            else:
+                value[o][r] += value[child][c]
+        return value
+
+    def _best_values(self, p: int, sigma_liar: Pair, opp_reach: Pair) -> Array:
+        """p's best-response counterfactual values at the root, per hand."""
+        o = 1 - p
+        value = self._term  # free between updates
+        self._terminals(p, sigma_liar, opp_reach, value)
+        if p == 0:
+            value[0][:, 0] = -np.inf  # the root has no liar call to fall back on
+        for mv in reversed(self._moves):
+            c, r, child = mv.children, mv.parents, 1 - mv.actor
+            if mv.actor == p:
+                np.maximum(value[p][r], value[child][c], out=value[p][r])
+            else:
+                value[o][r] += value[child][c]
+        root: Array = value[0][:, 0].astype(np.float64)
+        return root
+
+    # --- iterations ------------------------------------------------------------------
+
+    def iterate(self, count: int = 1) -> None:
+        floor = self.variant.beta is None
+        for _ in range(count):
+            self._discount()
+            self.iterations += 1
+            t = self.dtype.type(float(self.iterations) ** self.variant.gamma)
+            for p in (0, 1):
+                o = 1 - p
+                own = self.reach[p]
+                value = self._values(p, self.sigma_liar, self.sigma_bid, self.reach[o])
+                term, x = self._term[p], self._x[p]
+                mine = rows(1 if p == 0 else 0, None)  # p's liar rows
+                into = rows(1 if o == 0 else 0, None)  # rows p bids into
+                # Average strategy, weighted by t^gamma: p's reach along each own edge.
+                np.multiply(own[p], self.sigma_liar[p], out=x)
+                x *= t
+                self.avg_liar[p][mine] += x[mine]
+                np.multiply(own[o], t, out=x)
+                self.avg_bid[o][into] += x[into]
+                # Regrets: the liar call against the node, each bid against its parent.
+                term -= value[p]
+                self.regret_liar[p][mine] += term[mine]
+                for mv in self._moves:
+                    if mv.actor == p:
+                        np.subtract(value[o][mv.children], value[p][mv.parents], out=x[mv.children])
+                self.regret_bid[o][into] += x[into]
+                if floor:
+                    np.maximum(self.regret_liar[p], 0, out=self.regret_liar[p])
+                    np.maximum(self.regret_bid[o], 0, out=self.regret_bid[o])
+                liar, bid = self.regret_liar, self.regret_bid
+                if self._positive is not None:
+                    liar, bid = self._positive
+                    np.maximum(self.regret_liar[p], 0, out=liar[p])
+                    np.maximum(self.regret_bid[o], 0, out=bid[o])
+                self._match(p, liar, bid, self.sigma_liar, self.sigma_bid)
+                self._forward(p, self.sigma_bid, own)
+
+    def _discount(self) -> None:
+        """DCFR's discount of the regrets cumulated up to the last iteration. Both
+        players' regrets are discounted at once: regret matching ignores a common
+        factor on a player's positive regrets, so no strategy changes by it."""
+        v, t = self.variant, float(self.iterations)
+        if t < 1 or (v.alpha is None and v.beta is None):
+            return
+        for regret in (*self.regret_liar, *self.regret_bid):
+            if v.alpha is not None:
+                a = self.dtype.type(t**v.alpha / (t**v.alpha + 1))
+                if v.beta is None:
+                    regret *= a
+                else:
+                    np.multiply(regret, a, out=regret, where=regret > 0)
+            if v.beta is not None:
+                b = self.dtype.type(t**v.beta / (t**v.beta + 1))
+                np.multiply(regret, b, out=regret, where=regret < 0)
 
     def exploitability(self) -> tuple[float, float, float]:
-        """(exploitability, NashConv, value for player 0) of the average strategy."""
-        g = self.g
-        sigma = self.average_strategy()
-        reach = [self._reach(p, sigma[0]) for p in (0, 1)]
-        br = []
+        """(exploitability, NashConv, value for player 0) of the average strategy.
+
+        Measured in three pairs of arrays made at the first call and kept (fresh ones
+        each time cost more than the measuring: the kernel zeroes every page)."""
+        if self._measure is None:
+            self._measure = (self._pair(), self._pair(), self._pair())
+        liar, bid, reach = self._measure
         for p in (0, 1):
-            value, _ = self._values(p, sigma, reach[1 - p], best=True)
-            br.append(float(np.dot(g.deal, value[0].astype(np.float64))))
-        value0, _ = self._values(0, sigma, reach[1])
-        v = float(np.dot(g.deal, value0[0].astype(np.float64)))
+            self._match(p, self.avg_liar, self.avg_bid, liar, bid)
+        deal, br = self.g.deal, [0.0, 0.0]
+        self._forward(1, bid, reach)
+        br[0] = float(np.dot(deal, self._best_values(0, liar, reach)))
+        value0 = self._values(0, liar, bid, reach)[0][:, 0]
+        v = float(np.dot(deal, value0.astype(np.float64)))
+        self._forward(0, bid, reach)
+        br[1] = float(np.dot(deal, self._best_values(1, liar, reach)))
         nash_conv = br[0] + br[1]
         return nash_conv / 2, nash_conv, v
 
@@ -343,6 +411,7 @@ class LeanCheckpoint:
     cpu_seconds: float
     exploitability: float
     value: float
+    measure_seconds: float = 0.0  # wall seconds spent measuring, up to this checkpoint
 
 
 def solve_to(
@@ -350,22 +419,22 @@ def solve_to(
     target: float,
     max_seconds: float,
     growth: float = 1.25,
-    on_checkpoint: Any = None,
+    on_checkpoint: Callable[[LeanCheckpoint], None] | None = None,
 ) -> list[LeanCheckpoint]:
     """Iterate until the exploitability is at most `target` or `max_seconds` of solver
     time are spent, measuring exactly at iteration counts growing by `growth`."""
-    import time
-
     history: list[LeanCheckpoint] = []
-    spent = cpu = 0.0
+    spent = cpu = measuring = 0.0
     stop = max(solver.iterations + 1, 8)
     while True:
         t0, c0 = time.perf_counter(), time.process_time()
         solver.iterate(stop - solver.iterations)
         spent += time.perf_counter() - t0
         cpu += time.process_time() - c0
+        t1 = time.perf_counter()
         expl, _, value = solver.exploitability()
-        cp = LeanCheckpoint(solver.iterations, spent, cpu, expl, value)
+        measuring += time.perf_counter() - t1
+        cp = LeanCheckpoint(solver.iterations, spent, cpu, expl, value, measuring)
         history.append(cp)
         if on_checkpoint is not None:
             on_checkpoint(cp)

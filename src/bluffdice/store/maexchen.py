@@ -6,17 +6,22 @@ the server ended the round itself (a timeout, SEE before any announcement, a los
 announcement), `ruling` says so. Scores and ratings are recomputed from the rounds, so
 `bluffdice maexchen standings` works during a contest and long after it.
 
+A round played with fair dice (`--dice fair`) also gets a row in `maexchen_fair_rounds`:
+its commitment and its fair record with the server seed revealed, which `bluffdice
+verify maexchen:CONTEST:ROUND` checks.
+
 The tables live on their own metadata, created on first use, so they sit next to the
 tournament tables without changing them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, func, insert
 from sqlalchemy import select as select_rows
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -59,6 +64,21 @@ class RoundRow(ContestBase):
     reason: Mapped[str] = mapped_column(String(40))
     ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     points: Mapped[dict[str, int]] = mapped_column(JSON)
+
+
+class FairRoundRow(ContestBase):
+    """What proves a fair round's dice: its record with the server seed revealed (the
+    JSON `bluffdice verify` reads), kept apart from the round row so that contests
+    without fair dice, and stores made before fair rounds existed, are unchanged."""
+
+    __tablename__ = "maexchen_fair_rounds"
+
+    contest_id: Mapped[int] = mapped_column(
+        ForeignKey("maexchen_contests.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    commitment: Mapped[str] = mapped_column(String(64))
+    fair: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 @dataclass(frozen=True)
@@ -107,7 +127,7 @@ class ContestStore:
             session.commit()
             return row.id
 
-    def add_rounds(self, contest_id: int, rounds: Iterable[Any]) -> int:
+    def add_rounds(self, contest_id: int, rounds: Sequence[Any]) -> int:
         """Insert played rounds (`PlayedRound`s) in one transaction; returns how many."""
         rows = [
             {
@@ -125,8 +145,20 @@ class ContestStore:
         ]
         if not rows:
             return 0
+        proofs = [
+            {
+                "contest_id": contest_id,
+                "number": r.number,
+                "commitment": r.fair.commitment,
+                "fair": msgspec.to_builtins(r.fair),
+            }
+            for r in rounds
+            if getattr(r, "fair", None) is not None
+        ]
         with self.store._session("use") as session:
             session.execute(insert(RoundRow), rows)
+            if proofs:
+                session.execute(insert(FairRoundRow), proofs)
             contest = session.get(ContestRow, contest_id)
             if contest is not None:
                 contest.rounds += len(rows)
@@ -189,3 +221,21 @@ class ContestStore:
                 )
                 for row in session.scalars(query)
             ]
+
+    def fair_round(self, contest_id: int | None, number: int) -> dict[str, Any]:
+        """The fair record of round `number` (of the latest contest if None), as stored."""
+        with self.store._session("use") as session:
+            if contest_id is None:
+                contest_id = session.scalar(select_rows(func.max(ContestRow.id)))
+                if contest_id is None:
+                    raise StoreError(f"no Mäxchen contest in {self.store.location}")
+            if session.get(ContestRow, contest_id) is None:
+                raise StoreError(f"no Mäxchen contest {contest_id} in {self.store.location}")
+            row = session.get(FairRoundRow, (contest_id, number))
+            if row is None:
+                raise StoreError(
+                    f"round {number} of Mäxchen contest {contest_id} was not played with fair "
+                    "dice (or not played): nothing to verify (bluffdice maexchen --dice fair "
+                    "keeps what verify needs)"
+                )
+            return dict(row.fair)

@@ -16,6 +16,8 @@ Versions:
    `bluffdice.store.tables`), one row per table and one per step.
 4. `person_seat` on games: the seat a person played (`bluffdice play`), None for games
    of bots only, so `bluffdice review last` finds the person's last game.
+5. `web_fair`: the secret server seed and commitment of each browser table played with
+   provably fair dice (`bluffdice serve`, docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from bluffdice.store import tables as _web_tables  # noqa: F401  (its rows join 
 from bluffdice.store.errors import StoreError
 from bluffdice.store.models import Base, SchemaRow
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 V1_DEFAULTS = {
     "mia": (
@@ -192,5 +194,29 @@ def _v3_to_v4(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE games ADD COLUMN person_seat INTEGER"))
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(connection: Connection) -> None:
+    """The fair tables' seeds, as version 5 defined them."""
+    meta = MetaData()
+    Table("web_tables", meta, Column("id", String(32), primary_key=True))
+    Table(
+        "web_fair",
+        meta,
+        Column(
+            "table_id",
+            String(32),
+            ForeignKey("web_tables.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        Column("server_seed", String(64), nullable=False),
+        Column("commitment", String(64), nullable=False),
+    )
+    meta.tables["web_fair"].create(connection)
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+}
 """STEPS[n] turns a version-n store into a version n+1 store."""

@@ -4,7 +4,9 @@ Each accepted step is its own row, written before anyone is told about it, so a 
 killed at any moment restarts with every table exactly where its players last saw it.
 Seat tokens are kept only as SHA-256 digests: the database alone cannot act for a seat.
 The rows share the store's metadata (`bluffdice.store.models.Base`) and its versions
-(`bluffdice.store.schema`, version 3): a `Store` creates or upgrades them with the rest.
+(`bluffdice.store.schema`, versions 3 and 5): a `Store` creates or upgrades them with the
+rest. A table with provably fair dice keeps its secret server seed in `web_fair`, which no
+page reads before the game is over.
 """
 
 from __future__ import annotations
@@ -63,6 +65,17 @@ class WebStepRow(Base):
     text: Mapped[str] = mapped_column(Text)
 
 
+class WebFairRow(Base):
+    __tablename__ = "web_fair"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    server_seed: Mapped[str] = mapped_column(String(64))
+    """The table's secret (hex), revealed only when its game is over."""
+    commitment: Mapped[str] = mapped_column(String(64))
+
+
 @dataclass(frozen=True)
 class StoredTable:
     id: str
@@ -97,7 +110,7 @@ class TableStore:
             engine.dispose()
         Base.metadata.create_all(
             engine,
-            tables=[WebTableRow.__table__, WebStepRow.__table__],  # type: ignore[list-item]
+            tables=[WebTableRow.__table__, WebStepRow.__table__, WebFairRow.__table__],  # type: ignore[list-item]
         )
 
     def create(
@@ -142,6 +155,20 @@ class TableStore:
                 insert(WebStepRow), {"table_id": table_id, "n": n, "actor": actor, "text": text}
             )
 
+    def keep_fair(self, table_id: str, server_seed: str, commitment: str) -> None:
+        """The server seed of a table with fair dice, kept before its commitment is shown."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(WebFairRow),
+                {"table_id": table_id, "server_seed": server_seed, "commitment": commitment},
+            )
+
+    def fair(self, table_id: str) -> tuple[str, str] | None:
+        """(server seed, commitment) of a table with fair dice; None for other tables."""
+        with Session(self.engine) as session:
+            row = session.get(WebFairRow, table_id)
+            return None if row is None else (row.server_seed, row.commitment)
+
     def get(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(WebTableRow, table_id)
@@ -167,6 +194,7 @@ class TableStore:
     def remove(self, table_id: str) -> None:
         with self.engine.begin() as connection:
             connection.execute(delete(WebStepRow).where(WebStepRow.table_id == table_id))
+            connection.execute(delete(WebFairRow).where(WebFairRow.table_id == table_id))
             connection.execute(delete(WebTableRow).where(WebTableRow.id == table_id))
 
 

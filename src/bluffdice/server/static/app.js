@@ -43,6 +43,7 @@ async function showLobby(root) {
     h("option", {value: ""}, t("lobby.noLimit")),
     [15, 30, 60, 120].map((n) => h("option", {value: n}, t("lobby.seconds", {n}))));
   limitSelect.value = "60";
+  const fairBox = h("input", {type: "checkbox", id: "fair"});
   let current = null;  // the chosen game
   let optionValues = {};
   let presetValues = {};
@@ -67,6 +68,14 @@ async function showLobby(root) {
     }
   }
 
+  // An option's words from the catalogue (opt.GAME.KEY, opt.GAME.KEY.CHOICE); a test keeps
+  // the English ones equal to the rules' own documentation, which the API also sends.
+  const optionText = (o, choice) => {
+    const key = choice === undefined ? `opt.${current.name}.${o.key}` : `opt.${current.name}.${o.key}.${choice}`;
+    const text = t(key);
+    return text === key ? (choice === undefined ? o.meaning : o.choices[choice]) : text;
+  };
+
   function optionInput(o) {
     const id = `opt-${o.key}`;
     let input;
@@ -75,7 +84,7 @@ async function showLobby(root) {
       input.checked = optionValues[o.key];
       input.addEventListener("change", () => { optionValues[o.key] = input.checked; refreshRules(); });
     } else if (Object.keys(o.choices).length) {
-      input = h("select", {id}, Object.entries(o.choices).map(([k, doc]) => h("option", {value: k, title: doc}, `${k}: ${doc}`)));
+      input = h("select", {id}, Object.keys(o.choices).map((k) => h("option", {value: k, title: optionText(o, k)}, `${k}: ${optionText(o, k)}`)));
       input.value = String(optionValues[o.key]);
       input.addEventListener("change", () => { optionValues[o.key] = input.value; refreshRules(); });
     } else if (typeof o.default === "number") {
@@ -85,7 +94,7 @@ async function showLobby(root) {
       input = h("input", {id, value: String(optionValues[o.key])});
       input.addEventListener("change", () => { optionValues[o.key] = input.value; refreshRules(); });
     }
-    return h("div", {class: "option"}, h("label", {for: id}, h("strong", {}, o.key), " — ", o.meaning), input);
+    return h("div", {class: "option"}, h("label", {for: id}, h("strong", {}, o.key), " — ", optionText(o)), input);
   }
 
   async function choosePreset() {
@@ -141,6 +150,7 @@ async function showLobby(root) {
       const made = await api("/api/tables", {
         rules: ruleString.textContent || ruleText(), seats, name,
         limit: limitSelect.value ? Number(limitSelect.value) : null,
+        dice: fairBox.checked ? "fair" : "system",
       });
       keepToken(made.id, made.token);
       location.assign(`/t/${made.id}`);
@@ -166,6 +176,7 @@ async function showLobby(root) {
       field(t("lobby.seats"), "seat-count", seatCount),
       seatList,
       field(t("lobby.limit"), "limit", limitSelect),
+      h("div", {class: "option"}, h("label", {for: "fair"}, h("strong", {}, t("lobby.fair")), " — ", t("lobby.fairAbout")), fairBox),
       errorLine,
       h("button", {type: "submit", class: "primary", id: "create"}, t("lobby.createButton"))),
     h("section", {}, h("h2", {}, t("lobby.open")), tablesList),

@@ -3,16 +3,42 @@ import { t } from "./i18n.js";
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
-export function miaValue(value) {
-  return value === 21 ? t("value.mia") : String(value);
+// An option of a rule string as the server writes it (only options off their default
+// appear: "mia(little_mia=on,mode=score)").
+export function ruleOption(rules, key, fallback) {
+  const found = (rules || "").match(new RegExp(`[(,]${key}=([^,)]+)`));
+  return found ? found[1] : fallback;
+}
+
+// A Mia value as a player says it (as bluffdice.games.mia.values names it): 21 (Mia),
+// 31 (little Mia), 42 (Halbmeier), 62 (8 pips).
+export function miaValue(value, rules = "") {
+  if (value === 21) return t("value.mia");
+  if (value === 31 && ruleOption(rules, "little_mia", "off") === "on") return t("value.littleMia");
+  if (value === 42 && ruleOption(rules, "halbmeier", "off") === "on") return t("value.halbmeier");
+  const high = Math.floor(value / 10); const low = value % 10;
+  if (high !== low && ruleOption(rules, "pips", "off") === "on") return t("value.pips", {value, pips: high + low});
+  return String(value);
+}
+
+// "1 life", "2 lives": the catalogue's plural forms (n.WORD.one/few/many/other) by the
+// language's plural rules.
+export function counted(word, n) {
+  const form = new Intl.PluralRules(document.documentElement.lang || "en").select(n);
+  const key = `n.${word}.${form}`;
+  const text = t(key, {n});
+  return text === key ? t(`n.${word}.other`, {n}) : text;
 }
 
 export function dieFaces(dice) {
   return dice.map((d) => (d >= 1 && d <= 6 ? PIPS[d] : String(d))).join(" ");
 }
 
+// A bid as said aloud: "3 sixes" (one of a face: "1 4", as the terminal says it).
 export function bidText(quantity, face) {
-  return `${quantity}× ${face}`;
+  if (quantity === 1) return t("bid.one", {quantity, face});
+  const faces = t(`face.${face}`);
+  return t("bid", {quantity, face, faces: faces === `face.${face}` ? `${face}s` : faces});
 }
 
 // The label of one action (a button, an entry of a picker).
@@ -20,8 +46,8 @@ export function actionLabel(action, view) {
   switch (action.type) {
     case "mia.roll": return view && view.announced != null ? t("act.believe") : t("act.roll");
     case "mia.look": return t("act.look");
-    case "mia.announce": return miaValue(action.value);
-    case "mia.pass": return t("act.pass.value", {value: miaValue(action.value)});
+    case "mia.announce": return miaValue(action.value, view && view.rules);
+    case "mia.pass": return t("act.pass.value", {value: miaValue(action.value, view && view.rules)});
     case "mia.challenge": return t("act.challenge");
     case "mia.give-up": return t("act.giveUp");
     case "mia.beat": return t("act.beat");
@@ -48,51 +74,83 @@ function actionText(action) {
   return [action.type.split(".").pop(), ...fields.map((v) => (Array.isArray(v) ? v.join("") : v))].join(" ");
 }
 
-// One line for one event, or null for events the log need not show.
-export function eventText(event, names, rules) {
+// One line for one event as `viewer` (a seat, or null for a spectator or a replay) may
+// read it, or null where the log says nothing. The English words are those of
+// bluffdice.narration (tests/test_web_narration.py runs this against it for every event
+// type); dice a narration line shows as [4] the page draws as pips.
+export function eventText(event, ctx) {
+  const {names, rules = "", viewer = null} = ctx;
   const n = (seat) => names[seat] ?? `#${seat + 1}`;
+  const value = (v) => miaValue(v, rules);
   switch (event.type) {
-    case "round_started":
-    case "liars-dice.round_started":
-      return t("ev.round_started", {round: event.round, starter: n(event.starter)});
+    case "round_started": {
+      const mode = ruleOption(rules, "mode", "lives");
+      const of = mode === "lives" ? "" : t("ev.roundOf", {rounds: ruleOption(rules, "rounds", "10")});
+      return t("ev.round_started", {round: event.round, of, starter: n(event.starter)});
+    }
+    case "liars-dice.round_started": {
+      const said = t("ev.ld.round", {round: event.round, dice: counted("die", event.dice.reduce((a, b) => a + b, 0)), starter: n(event.starter)});
+      return event.palifico ? `${said}\n${t("ev.ld.palifico")}` : said;
+    }
     case "mia.rolled": return t("ev.rolled", {player: n(event.player)});
-    case "mia.looked": return t("ev.looked", {value: miaValue(event.value)});
-    case "mia.announced": return t("ev.announced", {player: n(event.player), value: miaValue(event.value)});
-    case "mia.passed": return t("ev.passed", {player: n(event.player), value: miaValue(event.value)});
+    case "mia.looked": return event.player === viewer ? t("ev.looked", {value: value(event.value)}) : null;
+    case "mia.announced": return t("ev.announced", {player: n(event.player), value: value(event.value)});
+    case "mia.passed": return t("ev.passed", {player: n(event.player), value: value(event.value)});
     case "mia.challenged":
-      return t("ev.challenged", {player: n(event.player), announcer: n(event.announcer), value: miaValue(event.announced)});
+      if (event.announced === 21) return t("ev.challengedMia", {player: n(event.player), announcer: n(event.announcer)});
+      return t("ev.challenged", {player: n(event.player), announcer: n(event.announcer), value: value(event.announced)});
     case "mia.gave_up": return t("ev.gaveUp", {player: n(event.player)});
     case "mia.revealed":
-      if (event.announced == null) return t("ev.revealedOpen", {value: miaValue(event.value)});
-      return t("ev.revealed", {
-        value: miaValue(event.value), announced: miaValue(event.announced),
-        verdict: event.truthful ? t("ev.truthful") : t("ev.lie"),
-      });
-    case "mia.mia_attempt": return t("ev.miaAttempt", {player: n(event.player), value: miaValue(event.value)});
+      if (event.announced == null || event.truthful == null) return null;
+      return t("ev.revealed", {value: value(event.value), verdict: event.truthful ? t("ev.truthful") : t("ev.lie")});
+    case "mia.mia_attempt":
+      return event.value === 21 ? t("ev.miaBeaten") : t("ev.miaAttempt", {value: value(event.value)});
     case "mia.cheers_shown": return t("ev.cheers", {player: n(event.player)});
-    case "mia.penalty":
-      return event.stiff ? t("ev.penaltyStiff", {player: n(event.player)})
-        : t("ev.penalty", {player: n(event.player), amount: event.amount});
-    case "eliminated": return t("ev.eliminated", {player: n(event.player)});
+    case "mia.penalty": {
+      const why = reason(event.reason);
+      const mode = ruleOption(rules, "mode", "lives");
+      if (mode === "score") return t("ev.penaltyScore", {player: n(event.player), why});
+      if (mode === "drinking") {
+        const drink = event.stiff ? t("ev.stiff") : counted("sip", event.amount);
+        return t("ev.penaltyDrink", {player: n(event.player), drink, why});
+      }
+      return t("ev.penalty", {player: n(event.player), lost: counted("life", event.amount), why});
+    }
+    case "eliminated":
+      return t(ctx.game === "liars-dice" ? "ev.ld.eliminated" : "ev.eliminated", {player: n(event.player)});
+    // The end and a timeout: the narration leaves them to the result screen and the
+    // turn line; the page's log says them too.
     case "game_over": return t("ev.gameOver", {winners: event.winners.map(n).join(", ")});
     case "timed_out": return t("ev.timedOut", {player: n(event.player), action: event.action});
-    case "liars-dice.rolled": return t("ev.ld.rolled", {player: n(event.player), count: event.count});
+    case "liars-dice.rolled": return null;
     case "liars-dice.your_dice": return t("ev.ld.yourDice", {dice: dieFaces(event.dice)});
     case "liars-dice.bid_made":
       return t("ev.ld.bid", {player: n(event.player), bid: bidText(event.quantity, event.face)});
     case "liars-dice.challenged":
       return t("ev.ld.challenged", {player: n(event.player), bidder: n(event.bidder), bid: bidText(event.quantity, event.face)});
     case "liars-dice.calza_called":
-      return t("ev.ld.calza", {player: n(event.player), bidder: n(event.bidder), bid: bidText(event.quantity, event.face)});
-    case "liars-dice.revealed":
-      return t("ev.ld.revealed", {count: event.count, bid: bidText(event.quantity, event.face)});
-    case "liars-dice.dice_changed":
-      if (event.change < 0) return t("ev.ld.lost", {player: n(event.player), dice: event.dice});
-      if (event.change > 0) return t("ev.ld.won", {player: n(event.player), dice: event.dice});
-      return null;
+      return t("ev.ld.calza", {player: n(event.player), bid: bidText(event.quantity, event.face)});
+    case "liars-dice.revealed": {
+      const faces = (f) => (t(`face.${f}`) === `face.${f}` ? `${f}s` : t(`face.${f}`));
+      const wild = event.wild && event.wild !== event.face ? t("ev.ld.withWild", {faces: faces(event.wild)}) : "";
+      const verdict = event.count >= event.quantity ? t("ev.ld.holds") : t("ev.ld.bluff");
+      return t("ev.ld.revealed", {count: event.count, faces: faces(event.face), wild, quantity: event.quantity, verdict});
+    }
+    case "liars-dice.dice_changed": {
+      const why = t(`reason.ld.${event.reason}`) === `reason.ld.${event.reason}` ? event.reason.replaceAll("_", " ") : t(`reason.ld.${event.reason}`);
+      if (event.change < 0) return t("ev.ld.lost", {player: n(event.player), why, dice: counted("die", event.dice)});
+      if (event.change > 0) return t("ev.ld.won", {player: n(event.player), why, dice: counted("die", event.dice)});
+      return t("ev.ld.full", {player: n(event.player), why});
+    }
     default:
       return t("ev.other", {type: actionText(event)});
   }
+}
+
+function reason(code) {
+  const key = `reason.${code}`;
+  const text = t(key);
+  return text === key ? code.replaceAll("_", " ") : text;
 }
 
 // Revealed dice of every player (Liar's Dice reveal), as [name, faces] pairs.

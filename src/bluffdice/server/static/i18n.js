@@ -12,9 +12,15 @@ export function language() {
 
 export async function loadLanguage(lang) {
   const get = async (l) => (await fetch(`/static/i18n/${l}.json`)).json();
-  fallback = await get("en");
-  messages = lang === "en" ? fallback : await get(lang);
+  const english = await get("en");
+  useCatalogue(lang === "en" ? english : await get(lang), english);
   document.documentElement.lang = lang;
+}
+
+// The catalogue in use (also how tests outside a browser load one).
+export function useCatalogue(catalogue, english = catalogue) {
+  messages = catalogue;
+  fallback = english;
 }
 
 export function setLanguage(lang) {

@@ -17,11 +17,14 @@ export async function showReplay(root, gameId) {
   const counter = h("p", {id: "replay-step", "aria-live": "polite"});
   const body = h("section", {class: "replay-step"});
   const state = h("section", {class: "replay-state"});
+  const rating = h("section", {class: "rating", id: "rating", "aria-live": "polite"});
+  const models = h("section", {class: "models", id: "models"});
+  let review = null;  // step -> rating, once /review answered
   const name = (seat) => (seat >= 0 ? data.names[seat] : seat === -3 ? t("replay.table") : "🎲");
 
   function chanceText(chance) {
     if (!chance) return null;
-    if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value)})`});
+    if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value, data.rules)})`});
     if (chance.type === "liars-dice.dice" || chance.type === "common-hand.dice") {
       return t("replay.chance", {text: dieFaces(chance.dice)});
     }
@@ -32,7 +35,7 @@ export async function showReplay(root, gameId) {
     const step = steps[at];
     const update = step.update;
     counter.textContent = t("replay.step", {n: at + 1, total: steps.length});
-    const lines = update.events.map((e) => eventText(e, data.names)).filter(Boolean);
+    const lines = update.events.map((e) => eventText(e, {names: data.names, rules: data.rules, game: data.game, viewer: null})).filter(Boolean);
     const hands = update.events.flatMap((e) => revealedHands(e, data.names));
     clear(body,
       h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: step.text})),
@@ -40,8 +43,43 @@ export async function showReplay(root, gameId) {
       h("ul", {}, lines.map((l) => h("li", {}, l))));
     const v = update.view;
     const meter = (i) => (v.lives ? t("table.lives", {n: v.lives[i]}) : v.dice ? t("table.dice", {n: v.dice[i]}) : "");
+    showRating(at);
     clear(state, h("ul", {class: "players"}, data.names.map((n, i) =>
       h("li", {class: `player${v.turn === i ? " to-move" : ""}`}, h("span", {class: "name"}, n), h("span", {class: "meter"}, meter(i))))));
+  }
+
+  // The review's rating of this step's decision, for the player who made it (the words of
+  // the rating are the review's, in English; the labels come from the catalogue).
+  function showRating(n) {
+    const r = review && review.get(n);
+    if (!r) { clear(rating); return; }
+    // chances (p_...) as percentages, other figures (expected losses, flags) as numbers
+    const figure = (k, x) => (k.startsWith("p_") ? `${Math.round(x * 1000) / 10}%` : String(Math.round(x * 1000) / 1000));
+    const mark = r.mark || (r.cost === null ? "" : "✓");
+    clear(rating,
+      h("h2", {}, t("review.title", {player: name(r.seat)}), " ", h("span", {class: `mark${r.mark ? " bad" : ""}`, id: "rating-mark"}, mark)),
+      h("p", {}, r.situation, " → ", h("strong", {}, r.choice), ` (${r.knew})`),
+      r.cost !== null ? h("p", {id: "rating-cost"}, r.cost > 0
+        ? t("review.cost", {cost: r.cost.toFixed(2), best: r.best})
+        : t("review.best")) : h("p", {id: "rating-cost"}, t("review.notRated")),
+      Object.keys(r.figures).length ? h("ul", {class: "figures"}, Object.entries(r.figures).map(([k, v]) =>
+        h("li", {}, `${k.replaceAll("_", " ")}: ${figure(k, v)}`))) : null,
+      r.equilibrium ? h("p", {}, t("review.equilibrium", {moves: Object.entries(r.equilibrium).map(([k, v]) => `${k} ${Math.round(v * 100)}%`).join(", ")})) : null,
+      r.truth ? h("p", {}, t("review.truth", {truth: r.truth})) : null,
+      r.note ? h("p", {class: "hint-line"}, r.note) : null,
+      h("p", {class: "hint-line", id: "rating-model"}, t("review.model", {model: r.model})));
+  }
+
+  async function loadReview() {
+    let data;
+    try { data = await api(`/api/replays/${gameId}/review`); } catch { return; }
+    if (data.reason) { clear(models, h("p", {class: "hint-line"}, t("review.none", {reason: data.reason}))); return; }
+    review = new Map(data.ratings.map((r) => [r.step, r]));
+    const marks = data.ratings.filter((r) => r.mark);
+    clear(models, h("h2", {}, t("review.models")),
+      h("p", {}, t("review.summary", {n: data.ratings.length, marked: marks.length})),
+      h("dl", {}, Object.entries(data.models).flatMap(([model, about]) => [h("dt", {}, model), h("dd", {}, about)])));
+    show();
   }
 
   const go = (n) => { at = Math.max(0, Math.min(steps.length - 1, n)); show(); };
@@ -55,7 +93,7 @@ export async function showReplay(root, gameId) {
       button(t("replay.next"), "replay-next", () => go(at + 1)),
       button(t("replay.last"), "replay-last", () => go(steps.length - 1))),
     h("p", {class: "hint-line"}, t("replay.keys")),
-    counter, body, state,
+    counter, body, rating, state, models,
     h("p", {}, h("a", {href: "/", class: "button"}, t("table.lobby"))));
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowRight") go(at + 1);
@@ -64,4 +102,5 @@ export async function showReplay(root, gameId) {
     else if (event.key === "End") go(steps.length - 1);
   });
   go(0);
+  loadReview();
 }

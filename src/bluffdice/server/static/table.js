@@ -4,18 +4,20 @@
 import { percent, t } from "./i18n.js";
 import { api, clear, h, keepToken, tokenFor } from "./dom.js";
 import { PICKED, actionLabel, bidText, dieFaces, eventText, miaValue, revealedHands } from "./describe.js";
+import { checkFair, newSeed } from "./fair.js";
 
 const REVEALS = new Set(["mia.revealed", "mia.mia_attempt", "liars-dice.revealed", "common-hand.revealed"]);
 
 export function showTable(root, tableId) {
   const s = {
     info: null, names: [], view: null, promptState: null, log: [], reveal: null,
-    turn: null, deadline: null, hint: null, notice: "", socket: null, wantRematch: false,
-    closedOnPurpose: false, actionsKey: "",
+    turn: null, deadline: null, hint: null, notice: "", noticeState: null, socket: null, wantRematch: false,
+    closedOnPurpose: false, actionsKey: "", seedSent: false, commitment: null, verdict: null,
   };
   const parts = {
     status: h("p", {class: "status", role: "status", "aria-live": "polite"}),
     share: h("section", {class: "share"}),
+    fair: h("section", {class: "fair", id: "fair"}),
     seats: h("ul", {class: "players", id: "players"}),
     turn: h("p", {class: "turn", id: "turn"}),
     dice: h("section", {class: "my-dice", id: "my-dice"}),
@@ -28,7 +30,7 @@ export function showTable(root, tableId) {
   };
   clear(root,
     h("h1", {id: "table-title"}, t("loading")),
-    parts.status, parts.share, parts.seats, parts.result, parts.turn,
+    parts.status, parts.share, parts.fair, parts.seats, parts.result, parts.turn,
     h("div", {class: "play"}, parts.dice, parts.actions),
     parts.hint, parts.reveal, parts.calls,
     h("details", {class: "log-box", open: true}, h("summary", {}, t("table.log")), parts.log));
@@ -58,21 +60,32 @@ export function showTable(root, tableId) {
     switch (m.type) {
       case "table":
         s.info = m;
+        if (m.fair) {
+          // the commitment as first shown: the check at the end compares the record with it
+          if (s.commitment === null) s.commitment = m.fair.commitment;
+          giveSeed(m);
+        }
         if (m.rematch && s.wantRematch) { goRematch(); return; }
         break;
       case "welcome":
-        s.names = m.names; s.view = m.view; s.log = []; s.reveal = null;
+        s.names = m.names; s.rules = m.rules; s.game = m.game; s.view = m.view; s.log = []; s.reveal = null;
         for (const update of m.history) absorb(update);
         s.view = m.view;
         break;
       case "update": absorb(m); s.hint = null; break;
       case "prompt": s.view = m.view; s.promptState = m.state_id; break;
       case "turn":
+        // a refusal answers one state: once the table has moved on it is old news
+        if (s.notice && m.state_id !== s.noticeState) s.notice = "";
         s.turn = m;
         s.deadline = m.time_left == null ? null : Date.now() + m.time_left * 1000;
         break;
-      case "refused": s.notice = t("table.refused", {reason: m.reason}); break;
-      case "error": s.notice = t("error", {reason: m.reason}); if (m.code === "no_table") s.closedOnPurpose = true; break;
+      case "refused": s.notice = t("table.refused", {reason: m.reason}); s.noticeState = m.state_id; break;
+      case "error":
+        s.notice = t("error", {reason: m.reason});
+        s.noticeState = s.turn ? s.turn.state_id : null;
+        if (m.code === "no_table") s.closedOnPurpose = true;
+        break;
       case "hint": s.hint = m; break;
       default: return;
     }
@@ -85,7 +98,7 @@ export function showTable(root, tableId) {
     let revealed = false;
     const hands = [];
     for (const event of update.events) {
-      const text = eventText(event, s.names);
+      const text = eventText(event, {names: s.names, rules: s.rules, game: s.game, viewer: update.recipient ?? null});
       if (text) lines.push(text);
       if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names)); }
     }
@@ -105,6 +118,7 @@ export function showTable(root, tableId) {
     title.textContent = `${info.game} · ${t(`status.${info.status}`)}`;
     document.title = `bluffdice · ${info.game}`;
     renderShare(info);
+    renderFair(info);
     renderSeats(info);
     renderTurn();
     renderDice();
@@ -114,6 +128,56 @@ export function showTable(root, tableId) {
     renderReveal();
     renderResult(info);
     clear(parts.log, s.log.slice(-60).reverse().map((line) => h("li", {}, line)));
+  }
+
+  // Fair dice: this browser's own seed, sent once its seat is taken and before the game
+  // starts (the server waits for every person's seed; seeds close when the game starts).
+  async function giveSeed(info) {
+    const token = tokenFor(tableId);
+    if (s.seedSent || !token || info.you === null || info.status !== "open" || info.fair.seed !== null) return;
+    s.seedSent = true;
+    try {
+      await api(`/api/tables/${info.id}/seed`, {token, seed: newSeed()});
+    } catch (e) { s.seedSent = false; s.notice = t("error", {reason: e.message}); render(); }
+  }
+
+  function renderFair(info) {
+    if (!info.fair) { clear(parts.fair); return; }
+    const f = info.fair;
+    const waiting = f.waiting.map((seat) => seatName(seat));
+    clear(parts.fair, h("h2", {}, t("fair.title")),
+      h("p", {}, t("fair.commitment"), " ", h("code", {id: "commitment", class: "hash"}, s.commitment || f.commitment)),
+      info.you !== null ? h("p", {}, f.seed !== null ? t("fair.yourSeed", {seed: f.seed}) : t("fair.noSeed")) : null,
+      info.status === "open" && waiting.length ? h("p", {}, t("fair.waiting", {names: waiting.join(", ")})) : null,
+      info.status !== "finished" ? h("p", {class: "hint-line"}, t("fair.about")) : null);
+  }
+
+  function renderVerify(info) {
+    if (!info.fair || info.status !== "finished") return null;
+    const url = `${location.origin}/api/tables/${info.id}/fair`;
+    if (s.verdict === null) {
+      s.verdict = {text: t("fair.checking"), ok: null};
+      verifyHere(info, url);
+    }
+    return h("section", {class: "verify", id: "verify"}, h("h2", {}, t("fair.verifyTitle")),
+      h("p", {id: "fair-verdict", class: s.verdict.ok === true ? "good" : s.verdict.ok === false ? "error" : "", role: "status"}, s.verdict.text),
+      h("p", {}, h("a", {href: url, id: "fair-export", download: `${info.id}.json`}, t("fair.export"))),
+      h("p", {}, t("fair.command"), " ", h("code", {}, `bluffdice verify ${url}`)),
+      info.fair.digest ? h("p", {class: "hint-line"}, t("fair.digest", {digest: info.fair.digest})) : null);
+  }
+
+  async function verifyHere(info, url) {
+    let text; let ok;
+    try {
+      if (!globalThis.crypto || !crypto.subtle) throw new Error(t("fair.noCrypto"));
+      const fair = await api(url);
+      const seed = info.you !== null ? info.fair.seed : null;
+      const result = await checkFair(fair, s.commitment, info.you, seed);
+      ok = result.ok;
+      text = ok ? t("fair.verified", {n: result.rolls}) : t("fair.failed", {problem: t(result.problem.key, result.problem.params)});
+    } catch (e) { ok = false; text = t("fair.failed", {problem: e.message}); }
+    s.verdict = {text, ok};
+    render();
   }
 
   function renderShare(info) {
@@ -183,7 +247,7 @@ export function showTable(root, tableId) {
     if (!v || s.info.you === null || s.info.status === "finished") { clear(parts.dice); return; }
     let shown;
     if (v.game === "mia") {
-      if (v.my_dice != null) shown = h("span", {class: "dice"}, dieFaces([Math.floor(v.my_dice / 10), v.my_dice % 10]), " ", h("small", {}, miaValue(v.my_dice)));
+      if (v.my_dice != null) shown = h("span", {class: "dice"}, dieFaces([Math.floor(v.my_dice / 10), v.my_dice % 10]), " ", h("small", {}, miaValue(v.my_dice, s.rules)));
       else if (v.phase === "hold" && v.turn === v.player) shown = t("table.notLooked");
       else shown = t("table.noDice");
     } else if (v.my_dice) {
@@ -198,7 +262,7 @@ export function showTable(root, tableId) {
     const v = s.view;
     if (!v) { clear(parts.calls); return; }
     const calls = v.game === "mia"
-      ? (v.calls || []).map((c) => `${seatName(c.player)}: ${c.kind === "pass" ? t("act.pass.value", {value: miaValue(c.value)}) : miaValue(c.value)}`)
+      ? (v.calls || []).map((c) => `${seatName(c.player)}: ${c.kind === "pass" ? t("act.pass.value", {value: miaValue(c.value, s.rules)}) : miaValue(c.value, s.rules)}`)
       : (v.bids || []).map((b) => `${seatName(b.player)}: ${bidText(b.quantity, b.face)}`);
     clear(parts.calls, h("h2", {}, `${t("table.history")} (${t("table.round", {n: v.round})})`),
       h("p", {class: "call-list"}, calls.length ? calls.join(" → ") : t("table.nothingYet")));
@@ -278,7 +342,7 @@ export function showTable(root, tableId) {
       onclick: () => { s.wantRematch = true; send({type: "rematch"}); }}, t("table.rematch")));
     clear(parts.result, h("h2", {}, t("table.result")),
       h("ol", {class: "standings"}, standings.map((seat) => h("li", {}, seatName(seat)))),
-      h("div", {class: "buttons"}, buttons));
+      h("div", {class: "buttons"}, buttons), renderVerify(info));
   }
 
   function goRematch() {

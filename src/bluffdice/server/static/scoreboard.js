@@ -1,0 +1,121 @@
+// The live scoreboard: long-polls /api/scoreboard?after=VERSION and redraws.
+// The server answers when the board changed (once per batch of rounds) or after a
+// while without change; on an error the page waits a little and asks again.
+
+const $ = (id) => document.getElementById(id);
+
+function cell(row, text, cls) {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+function pct(x) {
+  return (100 * x).toFixed(1);
+}
+
+function drawStandings(lines) {
+  const body = $("standings").tBodies[0];
+  body.replaceChildren();
+  $("empty").hidden = lines.length > 0;
+  if (!lines.length) return;
+  // One scale for every interval bar, so the bars compare across rows.
+  const low = Math.min(...lines.map((l) => l.low));
+  const high = Math.max(...lines.map((l) => l.high));
+  const span = Math.max(high - low, 1e-9);
+  const at = (x) => `${(100 * (x - low)) / span}%`;
+  lines.forEach((line, i) => {
+    const row = body.insertRow();
+    cell(row, String(i + 1));
+    cell(row, line.name, "name");
+    cell(row, String(line.score));
+    cell(row, String(line.rounds));
+    const lost = cell(row, `${pct(line.loss_rate)} `);
+    const ci = document.createElement("span");
+    ci.className = "ci";
+    ci.textContent = `${pct(line.loss_low)}–${pct(line.loss_high)}`;
+    lost.append(ci);
+    const rating = cell(row, "", "rating");
+    const label = document.createElement("div");
+    label.textContent = `${line.mu.toFixed(1)} `;
+    const range = document.createElement("span");
+    range.className = "ci";
+    range.textContent = `${line.low.toFixed(1)}–${line.high.toFixed(1)}`;
+    label.append(range);
+    const bar = document.createElement("div");
+    bar.className = "interval";
+    bar.setAttribute("aria-hidden", "true");
+    const band = document.createElement("span");
+    band.style.left = at(line.low);
+    band.style.width = `${(100 * (line.high - line.low)) / span}%`;
+    const mu = document.createElement("b");
+    mu.style.left = at(line.mu);
+    bar.append(band, mu);
+    rating.append(label, bar);
+  });
+}
+
+function drawRounds(rounds) {
+  const list = $("rounds");
+  list.replaceChildren();
+  for (const r of rounds.slice(0, 8)) {
+    const item = document.createElement("li");
+    const lost = new Set(r.losers);
+    item.append(`#${r.number} `);
+    r.order.forEach((name, i) => {
+      if (i) item.append(", ");
+      const who = document.createElement("span");
+      who.textContent = name;
+      if (lost.has(name)) who.className = "lost";
+      item.append(who);
+    });
+    const why = document.createElement("span");
+    why.className = "reason";
+    why.textContent = ` · ${r.reason}`;
+    item.append(why);
+    list.append(item);
+  }
+}
+
+function draw(board) {
+  const number = board.contest ? ` ${board.contest}` : "";
+  $("title").textContent = `Mäxchen contest${number}`;
+  document.title = $("title").textContent;
+  $("where").textContent = `bots: udp ${board.address}`;
+  $("pace").textContent =
+    `${board.rounds.toLocaleString("en")} rounds · ${board.rounds_per_second} rounds/s`;
+  drawStandings(board.standings);
+  drawRounds(board.last_rounds);
+  const fair = $("fair");
+  fair.hidden = !board.fair;
+  if (board.fair && board.commitment) {
+    const c = board.commitment;
+    const contest = board.contest ? `${board.contest}:` : "";
+    fair.textContent =
+      `Fair dice. Round ${c.round} commitment ${c.hex}. ` +
+      `Check any round: bluffdice verify maexchen:${contest}ROUND`;
+  }
+}
+
+async function follow() {
+  let version = -1;
+  for (;;) {
+    try {
+      const url = version < 0 ? "/api/scoreboard" : `/api/scoreboard?after=${version}`;
+      const answer = await fetch(url, { cache: "no-store" });
+      if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+      const board = await answer.json();
+      if (board.version !== version) {
+        version = board.version;
+        draw(board);
+      }
+      $("status").textContent = `live · ${new Date().toLocaleTimeString()}`;
+    } catch (error) {
+      $("status").textContent = `reconnecting… (${error.message})`;
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  }
+}
+
+follow();
