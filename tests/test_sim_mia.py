@@ -176,6 +176,30 @@ def test_the_simulator_notices_a_wrong_table() -> None:
     assert _z(engine["wins"][:, 0], wins[:, 0]) > 4.5
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [("mia(lives=3)", ("honest", "liar")), ("mia(lives=2)", ("liar", "chain", "honest"))],
+)
+def test_games_that_wait_for_a_slot_end_as_engine_games(text: str, names: tuple[str, ...]) -> None:
+    """Games beyond the pool take the slots of finished ones: with a pool of 64, 6,000
+    games all end (one winner each) and end as engine games do."""
+    rules = parse_rules(text)
+    engine = _engine_stats(text, names, 400)
+    sim = MiaSim(rules, [table_for(n, rules) for n in names])
+    k = len(names)
+    parts = [sim.run(6000 // k, seed=3 + f, first=f, pool=64) for f in range(k)]
+    for b in parts:
+        assert (b.winners.sum(axis=1) == 1).all() and (b.rounds >= 2).all()
+        assert ((b.lives == 0).sum(axis=1) == k - 1).all()
+    wins = np.concatenate([b.winners for b in parts]).astype(float)
+    rounds = np.concatenate([b.rounds for b in parts]).astype(float)
+    for seat in range(k):
+        assert _z(engine["wins"][:, seat], wins[:, seat]) < 4.5
+    assert _z(engine["rounds"], rounds) < 4.5
+    again = sim.run(6000 // k, seed=3, first=0, pool=64)
+    assert (again.rounds == parts[0].rounds).all()
+
+
 def test_same_seed_same_games() -> None:
     rules = parse_rules("classic")
     sim = MiaSim(rules, [table_for("random", rules), table_for("liar", rules)])

@@ -1,5 +1,5 @@
-"""bluffdice games as OpenSpiel Python games: OpenSpiel's algorithms on any Mia or Liar's
-Dice rule set.
+"""bluffdice games as OpenSpiel Python games: OpenSpiel's algorithms on any Mia, Liar's
+Dice or common-hand rule set.
 
     from bluffdice.rl.openspiel_game import load
     game = load("maexchen(rounds=1)", players=2)   # registers python_bluffdice
@@ -11,7 +11,8 @@ or use `load`), `players`, `first` (the seat that opens;
 records separated by `;`, played before the game is handed over (dice included), so a game
 may start in the middle of a round. Action ids and the observation tensor are those of
 `bluffdice.rl.spaces`; chance outcomes have ids too (Mia: the 21 values, then the opening
-seats; Liar's Dice: every hand of 1 to `dice` dice, then the seats). The information-state
+seats; Liar's Dice: every hand of 1 to `dice` dice, then the seats; common hand: every
+hand of 1 to 5 dice, then the seats). The information-state
 string is the player's whole history of visible events (perfect recall); the observation
 string is the player's view. Returns are the engine's (zero-sum). Needs the `bench` extra.
 

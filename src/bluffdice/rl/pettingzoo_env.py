@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment for every Mia and Liar's Dice rule set.
+"""A PettingZoo AEC environment for every Mia, Liar's Dice and common-hand rule set.
 
     from bluffdice.rl.pettingzoo_env import env
     e = env("classic", players=3)
@@ -33,7 +33,7 @@ from bluffdice.sim.engine import sample_outcome
 
 
 class BluffdiceEnv(AECEnv):  # type: ignore[misc]
-    """One game of any Mia or Liar's Dice rule set, for `players` agents."""
+    """One game of any Mia, Liar's Dice or common-hand rule set, for `players` agents."""
 
     metadata = {"name": "bluffdice_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 

@@ -27,6 +27,22 @@ clockwise, ...), `P` players:
     out                 P   seats knocked out
     round               1   round / rounds (score and drinking), else round / 100
 
+Common hand actions: every claim (lowest first), liar, then every reroll (the faces put
+back, fewest dice first, then lowest faces): 533 with straights, 531 without.
+
+The common-hand observation vector (two players):
+
+    phase               4   answer or open, name a hand after my reroll, another
+                            player's turn (or dice being rolled), over
+    my dice             6   how many of my dice show each face, / 5
+    claim        claims+1   none, then the standing claim
+    claimer             3   none, then the seat that claimed it
+    rerolled            1   dice the claimer rolled again just before the claim, / 5
+    rerolling           1   dice being rolled again now, / 5
+    claims              1   claims this round, / 20
+    left                2   lives left / starting lives
+    round               1   round / 100
+
 The Liar's Dice observation vector:
 
     my hand          faces  how many of my dice show each face, / dice
@@ -45,10 +61,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bluffdice.games.liars_dice.dice import hand_outcomes
 from bluffdice.games.registry import game_of, parse_rules
 
 FloatArray = npt.NDArray[np.float32]
-GAMES = ("mia", "liars-dice")
+GAMES = ("mia", "liars-dice", "common-hand")
 
 
 class Encoding:
@@ -60,7 +77,7 @@ class Encoding:
         self.rules = rules
         self.game = game_of(rules).name
         if self.game not in GAMES:
-            raise ValueError(f"no learning encoding for {self.game} yet (only mia, liars-dice)")
+            raise ValueError(f"no learning encoding for {self.game}")
         self.players = players
         self.actions: tuple[Any, ...] = self._actions()
         self.action_index = {a: i for i, a in enumerate(self.actions)}
@@ -93,6 +110,12 @@ class Encoding:
                 BeatMia(),
                 Cheers(),
             )
+        if self.game == "common-hand":
+            from bluffdice.games import common_hand as ch
+
+            table = self.rules.table
+            rerolls = _every_hand(ch.Reroll, ch.state.DICE, ch.state.FACES)
+            return (*table.claims, ch.Challenge(), *rerolls)
         from bluffdice.games import liars_dice as ld
 
         ladder = self.rules.ladder
@@ -105,18 +128,17 @@ class Encoding:
     def _chance(self) -> tuple[Any, ...]:
         from bluffdice.games import liars_dice as ld
 
+        if self.game == "common-hand":
+            from bluffdice.games import common_hand as ch
+
+            hands = _every_hand(ch.Dice, ch.state.DICE, ch.state.FACES)
+            return (*hands, *(ch.FirstPlayer(i) for i in range(self.players)))
         if self.game == "mia":
             from bluffdice.games.mia import Dice, FirstPlayer
             from bluffdice.games.mia.values import VALUES
 
             return (*(Dice(v) for v in VALUES), *(FirstPlayer(i) for i in range(self.players)))
-        from bluffdice.games.liars_dice.dice import hand_outcomes
-
-        hands = [
-            ld.Dice(hand)
-            for count in range(1, self.rules.dice + 1)
-            for hand, _ in hand_outcomes(count, self.rules.faces)
-        ]
+        hands = _every_hand(ld.Dice, self.rules.dice, self.rules.faces)
         return (*hands, *(ld.FirstPlayer(i) for i in range(self.players)))
 
     @property
@@ -140,6 +162,8 @@ class Encoding:
         P = self.players
         if self.game == "mia":
             return 6 + 22 + 1 + 22 + 22 + (P + 1) + 1 + P + P + P + 1
+        if self.game == "common-hand":
+            return 4 + 6 + len(self.rules.table.claims) + 1 + (P + 1) + 3 + P + 1
         bids = len(self.actions) - 2
         faces: int = self.rules.faces
         return faces + P + bids + 1 + P + 1 + 1 + 1
@@ -149,6 +173,8 @@ class Encoding:
         out = np.zeros(self.size, dtype=np.float32)
         if self.game == "mia":
             self._mia(view, out)
+        elif self.game == "common-hand":
+            self._common_hand(view, out)
         else:
             self._liars_dice(view, out)
         return out
@@ -199,6 +225,33 @@ class Encoding:
         i += 2 * P
         out[i] = min(1.0, view.round / (rules.rounds if rules.mode != "lives" else 100))
 
+    def _common_hand(self, view: Any, out: FloatArray) -> None:
+        P = self.players
+        rules = self.rules
+        mine = view.player is not None and view.turn == view.player
+        if view.phase == "over":
+            out[3] = 1
+        elif not mine:
+            out[2] = 1
+        else:
+            out[1 if view.phase == "raise" else 0] = 1
+        for d in view.my_dice or ():
+            out[4 + d - 1] += 1 / 5
+        i = 10
+        claims = rules.table.claims
+        out[i + (0 if view.claim is None else 1 + rules.table.index[view.claim])] = 1
+        i += len(claims) + 1
+        out[i + (0 if view.claimer is None else 1 + self._seat(view, view.claimer))] = 1
+        i += P + 1
+        out[i] = view.calls[-1].rerolled / 5 if view.calls else 0.0
+        out[i + 1] = view.rerolling / 5
+        out[i + 2] = min(1.0, len(view.calls) / 20)
+        i += 3
+        for seat, left in enumerate(view.lives):  # no lives before the first seat is drawn
+            out[i + self._seat(view, seat)] = left / rules.lives
+        i += P
+        out[i] = min(1.0, view.round / 100)
+
     def _liars_dice(self, view: Any, out: FloatArray) -> None:
         P = self.players
         rules = self.rules
@@ -217,31 +270,47 @@ class Encoding:
         out[i + 1] = min(1.0, len(view.bids) / 20)
 
 
+def _every_hand(make: Any, dice: int, faces: int) -> tuple[Any, ...]:
+    """`make(hand)` for every sorted hand of 1 to `dice` dice, fewest dice first."""
+    return tuple(
+        make(hand) for count in range(1, dice + 1) for hand, _ in hand_outcomes(count, faces)
+    )
+
+
 class Recall:
     """What each player has seen so far, event by event: the information state of
-    perfect recall, as one string per player."""
+    perfect recall, one string per player, grown as events come (tree-walking
+    algorithms copy a state at every node, so a copy must be cheap: strings are shared)."""
+
+    _text: dict[Any, str] = {}
+    """Event -> its JSON text, shared by all recalls (games repeat the same events)."""
 
     def __init__(self, players: int) -> None:
-        self.seen: list[list[str]] = [[] for _ in range(players)]
+        self.strings = [f"p{p}|" for p in range(players)]
 
     def add(self, events: Any) -> None:
-        import msgspec
-
         from bluffdice.games.base import visible_to
 
+        texts = Recall._text
         for event in events:
-            text = msgspec.json.encode(event).decode()
-            for seat, seen in enumerate(self.seen):
-                if visible_to(event, seat):
-                    seen.append(text)
+            text = texts.get(event)
+            if text is None:
+                import msgspec
+
+                if len(texts) > 100_000:
+                    texts.clear()
+                text = texts[event] = msgspec.json.encode(event).decode()
+            for seat, seen in enumerate(self.strings):
+                if visible_to(event, seat):  # (no JSON text ends in "|")
+                    self.strings[seat] = seen + text if seen[-1] == "|" else f"{seen}|{text}"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Recall:
         return self.copy()
 
     def copy(self) -> Recall:
         other = Recall(0)
-        other.seen = [list(s) for s in self.seen]
+        other.strings = list(self.strings)
         return other
 
     def string(self, player: int) -> str:
-        return f"p{player}|" + "|".join(self.seen[player])
+        return self.strings[player]

@@ -8,8 +8,8 @@ games they ended in, which is where the rule options (penalties, lives, eliminat
 who starts next, when the game ends) are applied, exactly as `games/mia/state.py` does.
 
 A decision is one look-up: every table row is turned into an alias table once (Walker's
-method), so sampling an action is one uniform number, one multiplication and one gather,
-whatever the number of actions.
+method), so sampling an action is one uniform number and two gathers (threshold and
+alias), whatever the number of actions. docs/research.md says what makes a step cheap.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ IntArray = npt.NDArray[np.int64]
 _HOLD = ROLES * FLOORS * VALUES_N
 _ANSWER = ROLES * FLOORS * VALUES_N * 2
 _PER_SEAT = _HOLD + _ANSWER
+_COLUMNS = WIDTH + 1
+_POOL = 1 << 17
+"""Games played side by side at most (larger batches go through in turn)."""
 
 HOLD, ANSWER, OVER = 0, 1, 2
 
@@ -90,10 +93,24 @@ class MiaSim:
             ]
         )
         prob, alias = alias_tables(rows)
-        self.prob = prob.ravel()
-        self.alias = alias.ravel()
+        # Column j's threshold is stored as j + threshold, so the draw x in [0, WIDTH)
+        # is compared as it is, without taking its fraction. One extra column catches the
+        # rare x that rounds up to WIDTH itself in float32: it always answers the alias
+        # of the last column (or the last column, when that one keeps itself).
+        count = rows.shape[0]
+        cut = np.empty((count, _COLUMNS), dtype=np.float32)
+        cut[:, :WIDTH] = prob + np.arange(WIDTH, dtype=np.float32)
+        cut[:, WIDTH] = -1.0
+        other = np.empty((count, _COLUMNS), dtype=np.int16)
+        other[:, :WIDTH] = alias
+        other[:, WIDTH] = np.where(prob[:, -1] >= 1.0, WIDTH - 1, alias[:, -1])
+        self.cut = cut.ravel()
+        self.other = other.ravel()
         self.rank = self.layout.rank.astype(np.int16)
-        self.sides = self.layout.sides
+        sides = self.layout.sides.astype(np.int16)
+        self.rolls = np.append(sides, sides[-1])
+        # Row numbers fit in 16 bits for every table size the engine allows (10 seats).
+        self.index_type = np.int16 if self.players * _PER_SEAT < 2**15 else np.int32
 
     # --- one batch -----------------------------------------------------------------
 
@@ -106,57 +123,76 @@ class MiaSim:
         max_steps: int = 1_000_000,
         dice_source: DiceSource | None = None,
         trace: list[tuple[int, int, bool]] | None = None,
+        pool: int = _POOL,
     ) -> MiaBatch:
         """Play `games` games; `first` fixes the opening seat (else chance picks it).
 
         For the cross-checks: `dice_source(size)` replaces the random rolls (value codes,
         in the order the rolls happen), and `trace` collects (player, action code,
-        answering) of every decision of game 0."""
+        answering) of every decision of game 0. At most `pool` games are played side by
+        side; the default is large enough for numpy's per-call cost not to matter.
+
+        Every live game's state is a handful of 16-bit arrays; a step works on all of
+        them at once with whole-array operations (no per-kind subsets, which cost a gather
+        and a scatter each), and only the rounds that ended (about one game in six) are
+        settled on a subset."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         rules, P, lay = self.rules, self.players, self.layout
-        i32 = np.int32
-        n = games
+        ix = self.index_type
+        i16 = np.int16
+        # A pool of live games: a finished game's slot takes the next game at once, so
+        # every step works on a full pool until the last games run out.
+        n = min(games, pool)
+        started = n
         out_lost = np.zeros((games, P), dtype=np.int16)
         out_drinks = np.zeros((games, P), dtype=np.int16)
         out_out = np.zeros((games, P), dtype=bool)
         out_rounds = np.zeros(games, dtype=np.int32)
 
         if first is None:
-            starter = rng.integers(0, P, size=n, dtype=i32)
+            first_seat = rng.integers(0, P, size=games, dtype=np.int8)
         else:
-            starter = np.full(n, first, dtype=i32)
-        first_seat = starter.astype(np.int8)
+            first_seat = np.full(games, first, dtype=np.int8)
+        starter = first_seat[:n].astype(i16)
         # One entry per game ...
-        gid = np.arange(n, dtype=i32)
-        phase = np.zeros(n, dtype=i32)
+        gid = np.arange(n, dtype=np.int32)
+        answering = np.zeros(n, dtype=bool)
+        over = np.zeros(n, dtype=bool)
         turn = starter.copy()
         opener = starter.copy()
         roller = starter.copy()
         roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
-        dice = roll(rng, n)
-        ann = np.full(n, -1, dtype=i32)
-        prev = np.full(n, -1, dtype=i32)
-        announcer = np.full(n, -1, dtype=i32)
-        called = np.zeros(n, dtype=i32)
-        rnd = np.ones(n, dtype=i32)
-        alive = np.full(n, P, dtype=i32)
+        dice = np.asarray(roll(rng, n), dtype=i16)
+        ann = np.full(n, -1, dtype=i16)
+        prev = np.full(n, -1, dtype=i16)
+        announcer = np.full(n, -1, dtype=i16)
+        called = np.zeros(n, dtype=i16)
+        rnd = np.ones(n, dtype=np.int32)
+        alive = np.full(n, P, dtype=i16)
         # ... and one per game and seat, game g's seats at g * P + seat.
-        seat0 = np.arange(n, dtype=i32) * P
-        lost = np.zeros(n * P, dtype=i32)
-        drinks = np.zeros(n * P, dtype=i32)
+        seat0 = np.arange(n, dtype=np.intp) * P
+        lost = np.zeros(n * P, dtype=np.int32)
+        drinks = np.zeros(n * P, dtype=np.int32)
         out = np.zeros(n * P, dtype=bool)
-        nxt = np.tile(((np.arange(P) + 1) % P).astype(i32), n)
+        clockwise = ((np.arange(P) + 1) % P).astype(i16)
+        nxt = np.tile(clockwise, n)
 
         lives_mode = rules.mode == "lives"
-        seat_base = (np.arange(P) * _PER_SEAT).astype(i32)
         mia = lay.mia
         instant = rules.mia_end == "instant"
-        by_loser = rules.mia_starter == "loser"
-        rank = self.rank.astype(i32)
-        prob, alias = self.prob, self.alias.astype(i32)
+        cut, other = self.cut, self.other
+        simple = P == 2 and not rules.pass_allowed
+        u = np.empty(n, dtype=np.float32)
         steps = step_count = over_count = 0
+        # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N
+        # + dice, answer rows after them (see mia_tables for the situations).
+        FV = FLOORS * VALUES_N
+        hold_at = VALUES_N  # floor = ann + 1
+        answer_at = _HOLD + 2 * VALUES_N  # prev + 1
 
         def next_of(rows: Any, seat: Any) -> Any:
+            if P == 2:  # heads-up: no seat is ever skipped while the game goes on
+                return 1 - seat
             return nxt[seat0[rows] + seat]
 
         while n:
@@ -164,127 +200,79 @@ class MiaSim:
             if step_count > max_steps:
                 raise RuntimeError(f"games still running after {max_steps} steps")
             steps += n - over_count
-            u = rng.random(n, dtype=np.float32) * WIDTH
-            j = np.minimum(u.astype(i32), WIDTH - 1)
-            in_hold = phase == HOLD
-            hold_sit = ((turn != opener) * FLOORS + ann + 1) * VALUES_N + dice
-            answer_sit = (
-                _HOLD
-                + (((roller != opener) * FLOORS + prev + 1) * VALUES_N + ann) * 2
-                + ((called >> turn) & 1)
-            )
-            flat = (seat_base[turn] + np.where(in_hold, hold_sit, answer_sit)) * WIDTH + j
-            act = np.where(u - j < prob[flat], j, alias[flat])
+            # the table row of every game's decision
+            hold = np.multiply(turn != opener, FV, dtype=ix)
+            hold += ann * ix(VALUES_N)
+            hold += dice
+            # heads-up without the pass, the dice under the cup are the other seat's
+            rolled_by = (turn == opener) if simple else (roller != opener)
+            answer = np.multiply(rolled_by, 2 * FV, dtype=ix)
+            answer += prev * ix(2 * VALUES_N)
+            answer += ann * ix(2)
+            answer += (called >> turn) & 1
+            answer += ix(answer_at - hold_at)
+            answer -= hold
+            answer *= answering  # masks blend by arithmetic: np.where branches per item
+            row = turn * ix(_PER_SEAT)
+            row += hold
+            row += answer
+            # one draw per decision against the row's alias table
+            rng.random(n, dtype=np.float32, out=u)
+            u *= WIDTH
+            flat = np.multiply(row, _COLUMNS, dtype=np.int32)
+            j = u.astype(i16)
+            flat += j + hold_at * _COLUMNS
+            act = other.take(flat)
+            act += (j - act) * (u < cut.take(flat))
             if over_count:  # finished games wait for the next compaction, doing nothing
-                act[phase == OVER] = WIDTH
-            if trace is not None and gid[0] == 0 and phase[0] != OVER:
-                trace.append((int(turn[0]), int(act[0]), bool(phase[0] == ANSWER)))
-
-            ending: list[tuple[Any, Any, Any, Any, Any]] = []
-            """Rounds that ended: (games, loser or -2 for all but the announcer, involves
-            Mia, Mia found, who starts next)."""
+                np.maximum(act, np.multiply(over, WIDTH, dtype=i16), out=act)
+            if trace is not None and gid[0] == 0 and not over[0]:
+                trace.append((int(turn[0]), int(act[0]), bool(answering[0])))
 
             # announcements and passes ----------------------------------------------
-            v = np.flatnonzero(act < VALUES_N)
-            if v.size:
-                me = turn[v]
-                value = act[v]
-                prev[v] = ann[v]
-                ann[v] = value
-                announcer[v] = me
-                roller[v] = np.where(in_hold[v], me, roller[v])
-                called[v] |= 1 << me
-                go = v
-                if instant:
-                    is_mia = value == mia
-                    if is_mia.any():
-                        m = v[is_mia]
-                        me_m = me[is_mia]
-                        true = dice[m] == mia
-                        after = next_of(m, me_m)
-                        start = np.where(true, after, me_m if by_loser else after)
-                        ones = np.ones(m.size, dtype=bool)
-                        ending.append((m, np.where(true, -2, me_m), ones, ~ones, start))
-                        go = v[~is_mia]
-                phase[go] = ANSWER
-                turn[go] = next_of(go, turn[go])
+            said = act < VALUES_N
+            if instant:  # a Mia shown at once ends the round (settled below)
+                said &= act != mia
+            prev += (ann - prev) * said
+            ann += (act - ann) * said
+            if P > 2:  # heads-up, the announcer is the other seat
+                announcer += (turn - announcer) * said
+            if not simple:
+                roller += (turn - roller) * (said > answering)
+            called |= np.left_shift(said, turn, dtype=i16)
+            if P == 2:
+                turn ^= said
+            else:
+                turn += (nxt[seat0 + turn] - turn) * said
 
-            # answers ---------------------------------------------------------------
-            c = np.flatnonzero(act == CHALLENGE)
-            if c.size:
-                me, who = turn[c], announcer[c]
-                d, a = dice[c], ann[c]
-                at_mia = a == mia
-                truthful = rank[d] >= rank[a]
-                d_mia = d == mia
-                # after Mia: a real one costs the looker, else the announcer
-                lose_me = np.where(at_mia, d_mia, truthful)
-                paying = np.where(lose_me, me, who)
-                mia_start = paying if by_loser else next_of(c, paying)
-                plain_start = np.where(truthful, next_of(c, me), me)
-                ending.append(
-                    (
-                        c,
-                        paying,
-                        at_mia | (truthful & d_mia),
-                        at_mia & d_mia,
-                        np.where(at_mia, mia_start, plain_start),
-                    )
-                )
-
-            r = np.flatnonzero(act == ROLL)
+            # rolls -----------------------------------------------------------------
+            rolled = act == ROLL
+            r = np.flatnonzero(rolled)
             if r.size:
-                phase[r] = HOLD
                 dice[r] = roll(rng, r.size)
-
-            rare = np.flatnonzero((act > ROLL) & (act < WIDTH))
-            if rare.size:
-                ra = act[rare]
-                for code in (GIVE_UP, BEAT, CHEERS):
-                    g = rare[ra == code]
-                    if not g.size:
-                        continue
-                    me = turn[g]
-                    if code == GIVE_UP:
-                        who = me
-                    elif code == BEAT:
-                        hit = roll(rng, g.size) == mia
-                        who = np.where(hit, announcer[g], me)
-                    else:  # cheers: no loser; the one who showed it starts again
-                        none = np.zeros(g.size, dtype=bool)
-                        ending.append((g, np.full(g.size, -1, dtype=i32), none, none, me))
-                        continue
-                    start = who if by_loser else next_of(g, who)
-                    yes = np.ones(g.size, dtype=bool)
-                    ending.append((g, who, yes, ~yes, start))
-
-            # rounds that ended -----------------------------------------------------
-            if not ending:
+            answering = said
+            # every other action ends the round
+            done_now = ~(said | rolled)
+            if over_count:
+                done_now &= ~over
+            e = np.flatnonzero(done_now)
+            if not e.size:
                 continue
-            e = np.concatenate([x[0] for x in ending])
-            loser = np.concatenate([x[1] for x in ending])
-            mia_loss = np.concatenate([x[2] for x in ending])
-            found = np.concatenate([x[3] for x in ending])
-            new_starter = np.concatenate([x[4] for x in ending])
+            act_e, me = act[e], turn[e]
+            caller = 1 - me if P == 2 else announcer[e]
+            who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
+            loser, mia_loss, found, new_starter = self._round_ends(
+                rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
+            )
             done = self._settle(
-                e, loser, mia_loss, found, announcer[e], seat0, lost, drinks, out, alive, nxt
+                e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
             )
             if not lives_mode:
                 done = rnd[e] >= rules.rounds
             go_on = e[~done]
-            if go_on.size:
-                s = new_starter[~done]
-                s = np.where(out[seat0[go_on] + s], next_of(go_on, s), s)
-                rnd[go_on] += 1
-                turn[go_on] = s
-                opener[go_on] = s
-                roller[go_on] = s
-                phase[go_on] = HOLD
-                dice[go_on] = roll(rng, go_on.size)
-                ann[go_on] = -1
-                prev[go_on] = -1
-                announcer[go_on] = -1
-                called[go_on] = 0
+            starts = new_starter[~done]
+            if P > 2 and go_on.size:
+                starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
             finished = e[done]
             if finished.size:
                 ids = gid[finished]
@@ -293,34 +281,131 @@ class MiaSim:
                 out_drinks[ids] = drinks[cells].reshape(-1, P)
                 out_out[ids] = out[cells].reshape(-1, P)
                 out_rounds[ids] = rnd[finished]
-                phase[finished] = OVER
-                ann[finished] = 0  # keeps their (unused) table index in range
-                over_count += int(finished.size)
                 if progress is not None:
                     progress(int(finished.size))
-                if over_count * 2 > n:  # compact once half have finished
-                    keep = np.flatnonzero(phase != OVER)
-                    cells = (seat0[keep][:, None] + np.arange(P)).ravel()
-                    gid, phase, turn, opener, roller = (
-                        gid[keep],
-                        phase[keep],
-                        turn[keep],
-                        opener[keep],
-                        roller[keep],
-                    )
-                    dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
-                    called, rnd, alive = called[keep], rnd[keep], alive[keep]
-                    lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
-                    n = int(gid.size)
-                    seat0 = np.arange(n, dtype=i32) * P
-                    over_count = 0
+                # the next games take the finished ones' slots
+                k = min(int(finished.size), games - started)
+                if k:
+                    fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
+                    started += k
+                    gid[fresh] = new
+                    rnd[fresh] = 0  # counted up to round 1 with the others below
+                    alive[fresh] = P
+                    cells = cells[: k * P]
+                    lost[cells] = 0
+                    drinks[cells] = 0
+                    out[cells] = False
+                    nxt[cells] = np.tile(clockwise, k)
+                    go_on = np.concatenate([go_on, fresh])
+                    starts = np.concatenate([starts, first_seat[new].astype(i16)])
+                stopped = finished[k:]
+                if stopped.size:
+                    over[stopped] = True
+                    ann[stopped] = 0  # keeps their (unused) table row in range
+                    prev[stopped] = 0
+                    over_count += int(stopped.size)
+            if go_on.size:  # a new round
+                rnd[go_on] += 1
+                turn[go_on] = starts
+                opener[go_on] = starts
+                roller[go_on] = starts
+                dice[go_on] = roll(rng, go_on.size)
+                ann[go_on] = -1
+                prev[go_on] = -1
+                announcer[go_on] = -1
+                called[go_on] = 0
+            if over_count * 4 > n:  # the last games: compact once a quarter have finished
+                keep = np.flatnonzero(~over)
+                cells = (seat0[keep][:, None] + np.arange(P)).ravel()
+                gid, answering, turn, opener, roller = (
+                    gid[keep],
+                    answering[keep],
+                    turn[keep],
+                    opener[keep],
+                    roller[keep],
+                )
+                dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
+                called, rnd, alive = called[keep], rnd[keep], alive[keep]
+                lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
+                n = int(gid.size)
+                seat0 = np.arange(n, dtype=np.intp) * P
+                over = np.zeros(n, dtype=bool)
+                u = np.empty(n, dtype=np.float32)
+                over_count = 0
 
         return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
 
     # --- pieces ----------------------------------------------------------------------
 
-    def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int32]:
-        return self.sides[rng.integers(0, 36, size=size, dtype=np.int8)].astype(np.int32)
+    def _round_ends(
+        self,
+        rng: np.random.Generator,
+        roll: Any,
+        e: Any,
+        act: Any,
+        me: Any,
+        who: Any,
+        d: Any,
+        a: Any,
+        next_of: Any,
+    ) -> tuple[Any, Any, Any, Any]:
+        """How the rounds that ended in games `e` end: (loser, or -2 for all but the
+        announcer, or -1 for none; the loss involves Mia; Mia was found; who starts
+        next), from the action `act` of the player `me` to move, the announcer `who`, the
+        dice `d` under the cup and the value `a` standing."""
+        mia = self.layout.mia
+        by_loser = self.rules.mia_starter == "loser"
+        rank = self.rank
+        # challenges: after Mia, a real one costs the looker, else the announcer
+        at_mia = a == mia
+        truthful = rank[d] >= rank[a]
+        d_mia = d == mia
+        lose_me = at_mia & d_mia | ~at_mia & truthful
+        loser = _pick(lose_me, me, who)
+        after_me = next_of(e, me)
+        mia_start = loser if by_loser else next_of(e, loser)
+        start = _pick(at_mia, mia_start, _pick(truthful, after_me, me))
+        mia_loss = at_mia | (truthful & d_mia)
+        found = at_mia & d_mia
+        if (act == CHALLENGE).all():
+            return loser, mia_loss, found, start
+        # an instant Mia shown: true, everyone else pays (heads-up: the other seat);
+        # false, the one who showed it
+        shown = act < VALUES_N
+        if shown.any():
+            everyone = after_me if self.players == 2 else np.full_like(me, -2)
+            loser = _pick(shown, _pick(d_mia, everyone, me), loser)
+            bluff_start = me if by_loser else after_me
+            start = _pick(shown, _pick(d_mia, after_me, bluff_start), start)
+            mia_loss |= shown
+            found &= ~shown
+        # giving up on a Mia, or trying to beat it
+        gave = (act == GIVE_UP) | (act == BEAT)
+        if gave.any():
+            payer = me.copy()
+            beat = np.flatnonzero(act == BEAT)
+            if beat.size:
+                hit = np.asarray(roll(rng, beat.size)) == mia
+                payer[beat] = _pick(hit, who[beat], me[beat])
+            loser = _pick(gave, payer, loser)
+            start = _pick(gave, payer if by_loser else next_of(e, payer), start)
+            mia_loss |= gave
+            found &= ~gave
+        cheers = act == CHEERS  # no loser; the one who showed it starts again
+        if cheers.any():
+            loser = _pick(cheers, np.full_like(me, -1), loser)
+            start = _pick(cheers, me, start)
+            mia_loss &= ~cheers
+            found &= ~cheers
+        return loser, mia_loss, found, start
+
+    def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
+        # One of the 36 rolls from a 53-bit uniform: each roll's chance is 1/36 within
+        # about 2**-52, and this is faster than numpy's bounded integers (rejection
+        # sampling). The 37th entry repeats the 36th for a draw that rounds up to 36.
+        x = rng.random(size)
+        x *= 36
+        return self.rolls.take(x.astype(np.intp))
 
     def _settle(
         self,
@@ -339,37 +424,45 @@ class MiaSim:
         """Apply the penalties of the rounds that ended in games `e` (state.py's `_penalty`
         and `_end_round`); returns which of them ended the game (lives mode)."""
         rules, P = self.rules, self.players
-        # one cell per penalty: single losers, and all but the announcer on a true Mia
+        # one cell per penalty: single losers, and all but the announcer on a true Mia;
+        # game g's seats are at g * P + seat
         single = loser >= 0
-        rows = np.flatnonzero(single)
-        cells = seat0[e[rows]] + loser[rows]
+        if single.all():
+            rows = np.arange(e.size)
+            cells = e * P + loser
+        else:
+            rows = np.flatnonzero(single)
+            cells = e[rows] * P + loser[rows]
         everyone = np.flatnonzero(loser == -2)
         if everyone.size:
             seats = np.arange(P)
-            base = seat0[e[everyone]]
-            grid = base[:, None] + seats
+            grid = (e[everyone] * P)[:, None] + seats
             take = ~out[grid] & (seats != announcer[everyone][:, None])
             rows = np.concatenate([rows, np.repeat(everyone, P)[take.ravel()]])
             cells = np.concatenate([cells, grid[take]])
         if rules.mode == "score":
-            lost[cells] += 1
+            lost[cells] = lost[cells] + 1  # (cells are distinct; `+=` is slower)
             return np.zeros(e.size, dtype=bool)
         involves = mia_loss[rows]
         if rules.mode == "drinking":
-            drinks[cells[involves]] += 1
-            lost[cells[~involves]] += 1
+            sips, stiff = cells[~involves], cells[involves]
+            drinks[stiff] = drinks[stiff] + 1
+            lost[sips] = lost[sips] + 1
             return np.zeros(e.size, dtype=bool)
-        amount = np.where(found[rows] | (involves & rules.mia_doubled), 2, 1)
-        lost[cells] = np.minimum(rules.lives, lost[cells] + amount)
-        dead = (lost[cells] >= rules.lives) & ~out[cells]
+        amount = found[rows] | (involves & rules.mia_doubled)
+        left = np.minimum(rules.lives, lost[cells] + 1 + amount)
+        lost[cells] = left
+        dead = (left >= rules.lives) & ~out[cells]
         done = np.zeros(e.size, dtype=bool)
         if dead.any():
             out[cells[dead]] = True
-            hit_rows = np.unique(rows[dead])
+            knocked = np.bincount(rows[dead], minlength=e.size)  # games in `e` are distinct
+            hit_rows = np.flatnonzero(knocked)
             games = e[hit_rows]
-            np.subtract.at(alive, e[rows[dead]], 1)
-            grid = seat0[games][:, None] + np.arange(P)
-            nxt[grid] = _next_alive(out[grid])
+            alive[games] -= knocked[hit_rows].astype(alive.dtype)
+            if P > 2:  # heads-up, a game with a seat out is over
+                grid = (games * P)[:, None] + np.arange(P)
+                nxt[grid] = _next_alive(out[grid])
             if rules.end == "first_out":
                 done[hit_rows] = True
             done[hit_rows] |= alive[games] <= 1
@@ -408,6 +501,12 @@ class MiaSim:
             first=first_seat,
             steps=steps,
         )
+
+
+def _pick(mask: Any, yes: Any, no: Any) -> Any:
+    """`np.where(mask, yes, no)` for integer arrays, by arithmetic: np.where branches on
+    every item, which costs ten times more on a random mask."""
+    return no + (yes - no) * mask
 
 
 def _next_alive(out: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
