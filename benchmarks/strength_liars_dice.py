@@ -16,43 +16,9 @@ rules swapped; every command is printed with its table.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from rich.console import Console
-
-from strength_mia import heads_up_part, table_part
-
-GAME = "liars-dice"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", default="bayes")
-    parser.add_argument("--rules", default="liars-dice")
-    parser.add_argument("--games", type=int, default=2_000)
-    parser.add_argument("--seed", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--part", choices=("all", "tables", "heads-up"), default="all")
-    parser.add_argument("--seats", default="3,4,6")
-    args = parser.parse_args(argv)
-    console = Console(width=None if sys.stdout.isatty() else 110)
-    ok = True
-    if args.part in ("all", "tables"):
-        for seats in (int(s) for s in args.seats.split(",")):
-            ok = (
-                table_part(
-                    args.bot, seats, args.games, args.seed, args.workers, console, GAME, args.rules
-                )
-                and ok
-            )
-    if args.part in ("all", "heads-up"):
-        ok = (
-            heads_up_part(args.bot, args.games, args.seed, args.workers, console, GAME, args.rules)
-            and ok
-        )
-    return 0 if ok else 1
-
+from strength_mia import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(game="liars-dice", bot="bayes", rules="liars-dice", games=2_000, doc=__doc__))

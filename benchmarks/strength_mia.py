@@ -157,22 +157,32 @@ def heads_up_part(
     return ok
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", default="shark")
-    parser.add_argument("--games", type=int, default=10_000)
+def main(
+    argv: list[str] | None = None,
+    game: str = "mia",
+    bot: str = "shark",
+    rules: str = RULES,
+    games: int = 10_000,
+    doc: str | None = __doc__,
+) -> int:
+    """The command line of this benchmark; strength_liars_dice.py runs it for its game."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--bot", default=bot)
+    parser.add_argument("--rules", default=rules)
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part", choices=("all", "tables", "heads-up"), default="all")
     parser.add_argument("--seats", default="3,4,6")
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 110)
+    common = (args.games, args.seed, args.workers, console, game, args.rules)
     ok = True
     if args.part in ("all", "tables"):
         for seats in (int(s) for s in args.seats.split(",")):
-            ok = table_part(args.bot, seats, args.games, args.seed, args.workers, console) and ok
+            ok = table_part(args.bot, seats, *common) and ok
     if args.part in ("all", "heads-up"):
-        ok = heads_up_part(args.bot, args.games, args.seed, args.workers, console) and ok
+        ok = heads_up_part(args.bot, *common) and ok
     return 0 if ok else 1
 
 
