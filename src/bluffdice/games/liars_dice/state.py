@@ -420,24 +420,10 @@ class LiarsDiceState(TableState, frozen=True):
                 losers=tuple(eliminated),
                 standings=tuple(alive) + tuple(reversed(eliminated)),
             )
+        ended: dict[str, Any] = {}
         if result is not None:
             events.append(result)
-            return _replace(
-                self,
-                phase="over",
-                turn=-1,
-                result=result,
-                moves=self.moves + 1,
-                dice=tuple(dice),
-                eliminated=eliminated,
-                eliminated_in=eliminated_in,
-                hands=((),) * n,
-                bid=None,
-                bidder=-1,
-                bids=(),
-                palifico=False,
-                last_round=summary,
-            )
+            ended = {"phase": "over", "turn": -1, "result": result}
         state = _replace(
             self,
             moves=self.moves + 1,
@@ -450,7 +436,10 @@ class LiarsDiceState(TableState, frozen=True):
             bids=(),
             palifico=False,
             last_round=summary,
+            **ended,
         )
+        if result is not None:
+            return state
         # The loser of a challenge, or the calza caller, opens the next round.
         starter = player if call == "liar" else caller
         palifico = (
