@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import msgspec
@@ -14,9 +13,8 @@ import pytest
 
 from bluffdice.bots import load_bot
 from bluffdice.table.fair import play_fair, server_seed_from
+from tests.node_support import NODE, STATIC, run_harness
 
-STATIC = Path(__file__).parent.parent / "src" / "bluffdice" / "server" / "static"
-NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 HARNESS = """
@@ -36,19 +34,7 @@ def check_in_node(tmp_path: Path, cases: list[dict[str, object]]) -> list[dict[s
     folder = tmp_path / "js"
     folder.mkdir(exist_ok=True)
     shutil.copy(STATIC / "fair.js", folder / "fair.js")
-    (folder / "package.json").write_text('{"type": "module"}')
-    (folder / "check.js").write_text(HARNESS)
-    assert NODE is not None
-    done = subprocess.run(
-        [NODE, "check.js"],
-        cwd=folder,
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    result: list[dict[str, object]] = json.loads(done.stdout)
+    result: list[dict[str, object]] = run_harness(folder, HARNESS, cases, timeout=60)
     return result
 
 

@@ -9,10 +9,8 @@ timeout, which the narration leaves to the result screen and the turn line, get 
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,8 @@ from bluffdice.bots import load_bot
 from bluffdice.narration import plain, words_for
 from bluffdice.table import Table, seeded
 from bluffdice.table.runners import run_sync
+from tests.node_support import NODE, STATIC, run_harness
 
-STATIC = Path(__file__).parent.parent / "src" / "bluffdice" / "server" / "static"
-NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 PIPS = "⚀⚁⚂⚃⚄⚅"
 OWN_EYES_ONLY = {"mia.looked", "liars-dice.your_dice"}
@@ -131,19 +128,7 @@ def rare_cases() -> list[dict[str, Any]]:
 def run_page(tmp_path: Path, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     folder = tmp_path / "static"
     shutil.copytree(STATIC, folder)
-    (folder / "package.json").write_text('{"type": "module"}')
-    (folder / "check.js").write_text(HARNESS)
-    assert NODE is not None
-    done = subprocess.run(
-        [NODE, "check.js"],
-        cwd=folder,
-        input=json.dumps(found),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    result: list[dict[str, Any]] = json.loads(done.stdout)
+    result: list[dict[str, Any]] = run_harness(folder, HARNESS, found, timeout=120)
     return result
 
 
