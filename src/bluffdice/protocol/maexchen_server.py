@@ -28,14 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bluffdice.games.base import CHANCE
+from bluffdice.games.base import visible_to
 from bluffdice.games.mia import Announce, Challenge, MiaRules, Roll
 from bluffdice.games.mia.actions import Announced, Challenged, Looked, Penalty, Revealed, Rolled
 from bluffdice.games.mia.rules import PRESETS
 from bluffdice.games.record import Record
 from bluffdice.games.registry import rules_string
 from bluffdice.protocol import maexchen as proto
-from bluffdice.table import DiceSource, Table, seeded, system
+from bluffdice.table import Accepted, DiceSource, Table, seeded, system
 from bluffdice.table.fair import SCHEME, FairDice, FairRecord
 
 Address = tuple[str, int]
@@ -88,6 +88,10 @@ class Stats:
     send_dropped: int = 0
     rounds: int = 0
     canceled: int = 0
+    timeouts: int = 0
+    """Questions nobody answered in time (DID_NOT_TAKE_TURN, DID_NOT_ANNOUNCE)."""
+    windows: int = 0
+    """Join windows waited out to their end (not every invited player joined)."""
 
 
 @dataclass
@@ -153,16 +157,31 @@ class RateLimiter:
         return True
 
 
-@dataclass
+@dataclass(slots=True)
 class _Question:
+    """The one answer the server waits for in play: from this player, with this token,
+    one of these commands, before `deadline` (a `time.monotonic()` time)."""
+
     name: str
     token: str
     commands: frozenset[str]
-    future: asyncio.Future[proto.Answer | None]
+    deadline: float
+
+
+Ruling = dict[str, Any]
 
 
 _TURN = frozenset({"ROLL", "SEE"})
 _ANNOUNCE = frozenset({"ANNOUNCE"})
+_TIMER_SLACK = 0.001
+"""A question timer that fires this close to the deadline counts as on time (some event
+loops keep time in milliseconds)."""
+_DICE = {
+    10 * high + low: proto.dice(10 * high + low)
+    for high in range(1, 7)
+    for low in range(1, high + 1)
+}
+"""Every value as the protocol writes its dice, `5,3`."""
 
 
 def round_rules(rules: MiaRules | None = None) -> MiaRules:
@@ -208,6 +227,12 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self.options.rate, self.options.burst, self.options.max_addresses
         )
         self._question: _Question | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        """One timer serves every question: it is re-armed when it fires early, instead
+        of one timer per question that is cancelled when the answer comes."""
+        self._table: Table | None = None
+        """The round in play, driven by the answers as they arrive (`_step`)."""
+        self._round_done: asyncio.Future[Ruling | None] | None = None
         self._invites: dict[str, str] = {}
         self._invitations = 0
         self._missed: dict[str, int] = {}
@@ -254,12 +279,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._player_arrived.set()
         if self._all_joined is not None:
             _expire(self._all_joined)
-        if self._question is not None and not self._question.future.done():
-            self._question.future.set_exception(Stopped())
+        self._end_round(Stopped())
 
     def close(self) -> None:
         self.stop()
         self._flush()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self._sock = None
         if self.transport is not None:
             self.transport.close()
@@ -279,14 +306,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
             stats.too_big += 1
             return
         address: Address = (addr[0], addr[1])
-        if not self._limiter.allow(address, time.monotonic()):
+        now = time.monotonic()
+        if not self._limiter.allow(address, now):
             stats.rate_limited += 1
             return
         message = proto.parse(data)
         if message is None:
             stats.malformed += 1
         elif isinstance(message, proto.Answer):
-            self._answer(message, address)
+            self._answer(message, address, now)
         elif isinstance(message, proto.Register):
             self._register(message, address)
             self._flush()
@@ -297,7 +325,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
     def error_received(self, exc: Exception) -> None:
         """ICMP errors (a bot that went away) are not the server's problem."""
 
-    def _answer(self, message: proto.Answer, address: Address) -> None:
+    def _answer(self, message: proto.Answer, address: Address, now: float) -> None:
         client = self._by_address.get(address)
         if client is None or client.spectator:
             self.stats.ignored += 1
@@ -317,11 +345,16 @@ class MaexchenServer(asyncio.DatagramProtocol):
             or question.name != client.name
             or question.token != message.token
             or message.command not in question.commands
-            or question.future.done()
+            or now > question.deadline
         ):
             self.stats.ignored += 1
             return
-        question.future.set_result(message)
+        # Played here, in the datagram's own callback: the table moves and the next
+        # question goes out before the loop reads the next datagram, with no task to
+        # wake in between.
+        self._question = None
+        self._step(question, message)
+        self._flush()
 
     def _register(self, message: proto.Register, address: Address) -> None:
         name, secret = message.name, message.secret
@@ -402,18 +435,25 @@ class MaexchenServer(asyncio.DatagramProtocol):
         box, self._outbox = self._outbox, []
         urgent, self._urgent = self._urgent, None
         sock = self._sock
-        if sock is None:
+        if sock is None or not box:
             return
+        sendto = sock.sendto
+        dropped = 0
         if urgent is not None:
-            box.sort(key=lambda item: item[1] != urgent)
-        stats = self.stats
+            for data, address in box:
+                if address == urgent:
+                    try:
+                        sendto(data, address)
+                    except OSError:
+                        dropped += 1
         for data, address in box:
-            try:
-                sock.sendto(data, address)
-            except OSError:
-                stats.send_dropped += 1
-            else:
-                stats.sent += 1
+            if address != urgent:
+                try:
+                    sendto(data, address)
+                except OSError:
+                    dropped += 1
+        self.stats.sent += len(box) - dropped
+        self.stats.send_dropped += dropped
 
     def _tell(self, name: str, line: str) -> None:
         client = self.clients.get(name)
@@ -433,27 +473,55 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._tokens = [pool[i : i + 8].hex() for i in range(0, len(pool), 8)]
         return self._tokens.pop()
 
-    async def _ask(self, name: str, line: str, commands: frozenset[str]) -> proto.Answer | None:
-        """Send `line;token` to a player and wait for an answer with that token, or None."""
+    def _ask(self, name: str, line: str, commands: frozenset[str]) -> bool:
+        """Send `line;token` to a player and await the answer with that token (`_answer`
+        plays it, `_on_timer` rules when none came); False if the player is gone."""
         if self._stopping:
             raise Stopped()
         client = self.clients.get(name)
         if client is None:
-            return None  # it unregistered during the round: it cannot answer
-        loop = self._loop
-        assert loop is not None, "start() the server first"
-        future: asyncio.Future[proto.Answer | None] = loop.create_future()
+            return False  # it unregistered during the round: it cannot answer
         token = self._token()
-        self._question = _Question(name, token, commands, future)
+        timeout = self.options.timeout
+        self._question = _Question(name, token, commands, time.monotonic() + timeout)
         self._urgent = client.address
         self._send(f"{line};{token}".encode(), client.address)
-        timer = loop.call_later(self.options.timeout, _expire, future)
+        if self._timer is None:
+            loop = self._loop
+            assert loop is not None, "start() the server first"
+            self._timer = loop.call_later(timeout, self._on_timer)
+        return True
+
+    def _on_timer(self) -> None:
+        """The question timer: rules against the player asked if its time is up, else
+        waits on until the deadline of the question asked since the timer was armed."""
+        self._timer = None
+        question = self._question
+        if question is None:
+            return
+        left = question.deadline - time.monotonic()
+        if left > _TIMER_SLACK:
+            loop = self._loop
+            assert loop is not None
+            self._timer = loop.call_later(left, self._on_timer)
+            return
+        self._question = None
+        self.stats.timeouts += 1
+        reason = proto.DID_NOT_TAKE_TURN if question.commands is _TURN else proto.DID_NOT_ANNOUNCE
+        self._end_round({"player": question.name, "reason": reason})
         self._flush()
-        try:
-            return await future
-        finally:
-            timer.cancel()
-            self._question = None
+
+    def _end_round(self, result: Ruling | BaseException | None) -> None:
+        """The round in play is over: the server's ruling, None when the engine ended
+        it, or the exception that stopped it (raised in the round's coroutine)."""
+        self._question = None
+        done = self._round_done
+        if done is None or done.done():
+            return
+        if isinstance(result, BaseException):
+            done.set_exception(result)
+        else:
+            done.set_result(result)
 
     # --- rounds ----------------------------------------------------------------------------
 
@@ -518,7 +586,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         assert loop is not None, "start() the server first"
         window: asyncio.Future[proto.Answer | None] = loop.create_future()
         self._all_joined = window if self.options.early_start else None
-        timer = loop.call_later(self.options.timeout, _expire, window)
+        timer = loop.call_later(self.options.timeout, self._window_over, window)
         self._flush()
         try:
             await window
@@ -533,6 +601,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
         joined = [name for name in self._joined if name in self.clients]
         self._joined = []
         return joined
+
+    def _window_over(self, window: asyncio.Future[proto.Answer | None]) -> None:
+        if not window.done():
+            self.stats.windows += 1
+            window.set_result(None)
 
     async def _play(self, joined: list[str]) -> PlayedRound:
         seats = list(joined)
@@ -597,65 +670,104 @@ class MaexchenServer(asyncio.DatagramProtocol):
             fair=fair,
         )
 
-    async def _turns(self, table: Table) -> dict[str, Any] | None:
+    async def _turns(self, table: Table) -> Ruling | None:
         """Play the table's round; returns the server's ruling if the round ended outside
-        the engine (the losing line is sent by the caller), else None."""
-        names = table.names
-        while not table.over:
-            state: Any = table.state
-            seat: int = state.turn
-            name = names[seat]
-            answer = await self._ask(name, "YOUR TURN", _TURN)
-            if answer is None:
-                return {"player": name, "reason": proto.DID_NOT_TAKE_TURN}
-            if answer.command == "SEE":
-                if state.phase == "open":
-                    self._broadcast(f"PLAYER WANTS TO SEE;{name}")
-                    return {"player": name, "reason": proto.SEE_BEFORE_FIRST_ROLL}
-                self._submit(table, seat, Challenge())
-                continue
-            dice = self._submit(table, seat, Roll())
-            assert dice is not None, "a roll is followed by the roller's dice"
-            answer = await self._ask(name, f"ROLLED;{proto.dice(dice)}", _ANNOUNCE)
-            if answer is None:
-                return {"player": name, "reason": proto.DID_NOT_ANNOUNCE}
+        the engine (the losing line is sent by the caller), else None.
+
+        The round moves on in `datagram_received` as each answer arrives (`_step`) and
+        in the question timer (`_on_timer`); this coroutine only waits for its end."""
+        loop = self._loop
+        assert loop is not None, "start() the server first"
+        done: asyncio.Future[Ruling | None] = loop.create_future()
+        self._round_done, self._table = done, table
+        try:
+            self._guarded(self._turn, table)
+            self._flush()
+            return await done
+        finally:
+            self._round_done = self._table = self._question = None
+
+    def _guarded(self, step: Callable[[Table], None], table: Table) -> None:
+        """Run a step of the round; whatever it raises ends the round with it."""
+        try:
+            step(table)
+        except Exception as exc:  # noqa: BLE001 - re-raised by the round's coroutine
+            self._end_round(exc)
+
+    def _step(self, question: _Question, answer: proto.Answer) -> None:
+        """Play the awaited answer and ask the next question, or end the round."""
+        table = self._table
+        assert table is not None, "a question is asked only while a round is in play"
+        if answer.command == "ANNOUNCE":
             value = answer.value
-            assert value is not None
-            last: int = table.state.announced  # type: ignore[attr-defined]
-            if last and value not in self.rules.ranking.above[last]:
-                self._broadcast(f"ANNOUNCED;{name};{proto.dice(value)}")
-                return {
+            self._guarded(lambda t: self._announce(t, question.name, value), table)
+        elif answer.command == "SEE":
+            self._guarded(lambda t: self._see(t, question.name), table)
+        else:
+            self._guarded(lambda t: self._roll(t, question.name), table)
+
+    def _turn(self, table: Table) -> None:
+        """Ask the player to move whose turn it is, or end the round if it is over."""
+        if table.over:
+            self._end_round(None)
+            return
+        state: Any = table.state
+        name = table.names[state.turn]
+        if not self._ask(name, "YOUR TURN", _TURN):
+            self._end_round({"player": name, "reason": proto.DID_NOT_TAKE_TURN})
+
+    def _see(self, table: Table, name: str) -> None:
+        state: Any = table.state
+        if state.phase == "open":
+            self._broadcast(f"PLAYER WANTS TO SEE;{name}")
+            self._end_round({"player": name, "reason": proto.SEE_BEFORE_FIRST_ROLL})
+            return
+        self._submit(table, state.turn, Challenge())
+        self._turn(table)
+
+    def _roll(self, table: Table, name: str) -> None:
+        dice = self._submit(table, table.state.turn, Roll())  # type: ignore[attr-defined]
+        assert dice is not None, "a roll is followed by the roller's dice"
+        if not self._ask(name, f"ROLLED;{_DICE[dice]}", _ANNOUNCE):
+            self._end_round({"player": name, "reason": proto.DID_NOT_ANNOUNCE})
+
+    def _announce(self, table: Table, name: str, value: int | None) -> None:
+        assert value is not None, "an ANNOUNCE carries its dice"
+        state: Any = table.state
+        last: int = state.announced
+        if last and value not in self.rules.ranking.above[last]:
+            self._broadcast(f"ANNOUNCED;{name};{_DICE[value]}")
+            self._end_round(
+                {
                     "player": name,
                     "reason": proto.ANNOUNCED_LOSING_DICE,
                     "announced": value,
                     "last": last,
                 }
-            self._submit(table, seat, Announce(value))
-        return None
+            )
+            return
+        self._submit(table, state.turn, Announce(value))
+        self._turn(table)
 
     def _submit(self, table: Table, seat: int, action: Any) -> int | None:
-        """Apply a move and send what it caused, as the table projects it; returns the
-        dice the mover privately saw, if any."""
-        start = len(table.log)
+        """Apply a move and send the protocol lines of what it caused; returns the dice
+        the mover privately saw, if any.
+
+        What is broadcast is filtered with the table's own visibility rule
+        (`visible_to`, the rule `Table.update_for` applies); the views `update_for` would
+        also build are skipped, since no protocol line carries one."""
         result = table.submit(seat, table.state_id, action)
-        if not hasattr(result, "events"):
+        if not isinstance(result, Accepted):
             raise AssertionError(f"the table refused {action}: {result}")
         names = table.names
         seen: int | None = None
-        for entry in table.log[start:]:
-            public = table.update_for(entry, None)
-            if public is not None:
-                for event in public.events:
-                    line = _line(event, names)
-                    if line is not None:
-                        self._broadcast(line)
-            if entry.actor != CHANCE:
-                continue  # only a roll shows the roller something private
-            mine = table.update_for(entry, seat)
-            if mine is not None:
-                for event in mine.events:
-                    if isinstance(event, Looked) and event.player == seat:
-                        seen = event.value
+        for event in result.events:
+            if visible_to(event, None):
+                line = _line(event, names)
+                if line is not None:
+                    self._broadcast(line)
+            elif isinstance(event, Looked) and event.player == seat:
+                seen = event.value
         return seen
 
 
@@ -665,11 +777,11 @@ def _line(event: Any, names: tuple[str, ...]) -> str | None:
     if isinstance(event, Rolled):
         return f"PLAYER ROLLS;{names[event.player]}"
     if isinstance(event, Announced):
-        return f"ANNOUNCED;{names[event.player]};{proto.dice(event.value)}"
+        return f"ANNOUNCED;{names[event.player]};{_DICE[event.value]}"
     if isinstance(event, Challenged):
         return f"PLAYER WANTS TO SEE;{names[event.player]}"
     if isinstance(event, Revealed):
-        return f"ACTUAL DICE;{proto.dice(event.value)}"
+        return f"ACTUAL DICE;{_DICE[event.value]}"
     return None
 
 
