@@ -77,6 +77,21 @@ def _bots_process(port: int, count: int, seconds: float) -> None:
                     sock.send(answer.encode())
 
 
+TARGET = 800.0
+"""Rounds per second with 4 bots and the early start (issue 13)."""
+
+
+def _machine_cpu() -> tuple[float, float]:
+    """Seconds of busy CPU (all cores) and of steal since boot (Linux /proc), or NaN."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return float("nan"), float("nan")
+    user, nice, system, _idle, _wait, irq, softirq, steal = (int(f) for f in fields[:8])
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
 def _cpu_seconds(pid: int) -> float:
     """User and system CPU time of another process (Linux /proc), or NaN."""
     try:
@@ -114,14 +129,19 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
             raise RuntimeError("the bots did not register")
         running = asyncio.create_task(organiser.run() if organiser else server.run())
         await asyncio.sleep(min(1.0, seconds / 4))  # warm up
-        rounds, sent, received = server.stats.rounds, server.stats.sent, server.stats.received
+        stats = server.stats
+        rounds, sent, received = stats.rounds, stats.sent, stats.received
+        stalls = stats.timeouts + stats.windows
+        load = os.getloadavg()[0]
+        busy, steal = _machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
         bots_cpu = _cpu_seconds(child.pid)
         await asyncio.sleep(seconds)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         bots_cpu = _cpu_seconds(child.pid) - bots_cpu
-        played = server.stats.rounds - rounds
-        stats = server.stats
+        busy_after, steal_after = _machine_cpu()
+        played = stats.rounds - rounds
+        stalls = stats.timeouts + stats.windows - stalls
         server.stop()
         await asyncio.wait_for(running, 5)
         if organiser is not None:
@@ -144,6 +164,11 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         "datagrams in/s": (stats.received - received) / elapsed,
         "cpu ms/round": 1000 * cpu / played if played else float("nan"),
         "bots cpu ms/round": 1000 * bots_cpu / played if played else float("nan"),
+        "server busy": cpu / elapsed,
+        "stalls": stalls,
+        "load": load,
+        "others": (busy_after - busy - cpu - bots_cpu) / elapsed,
+        "steal": (steal_after - steal) / elapsed,
     }
 
 
@@ -212,17 +237,29 @@ def main() -> None:
         print("\nRounds per second, bots in another process, loopback, answers at once")
         print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
         print(
-            f"{'bots':>4}  {'start':<22} {'rounds':>7} {'s':>6} {'rounds/s':>9} "
-            f"{'dgrams out/s':>12} {'dgrams in/s':>11} {'server cpu ms/round':>19} "
-            f"{'bots cpu ms/round':>17}"
+            f"{'bots':>4}  {'start':<22} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
+            f"{'target':>7} {'dgrams out':>10} {'dgrams in':>9} {'server ms':>9} "
+            f"{'bots ms':>7} {'busy':>5} {'stalls':>6} {'load':>5} {'others':>6} "
+            f"{'steal':>5}"
         )
         for r in rows:
+            target = f">={TARGET:.0f}" if r["bots"] == 4 and r["start"] == "early" else "-"
             print(
-                f"{r['bots']:>4}  {r['start']:<22} {r['rounds']:>7} {r['seconds']:>6.1f} "
-                f"{r['rounds/s']:>9.1f} {r['datagrams out/s']:>12.0f} "
-                f"{r['datagrams in/s']:>11.0f} {r['cpu ms/round']:>19.2f} "
-                f"{r['bots cpu ms/round']:>17.2f}"
+                f"{r['bots']:>4}  {r['start']:<22} {r['rounds']:>7} {r['seconds']:>5.1f} "
+                f"{r['rounds/s']:>9.1f} {target:>7} "
+                f"{r['datagrams out/s'] / max(r['rounds/s'], 1e-9):>10.1f} "
+                f"{r['datagrams in/s'] / max(r['rounds/s'], 1e-9):>9.1f} "
+                f"{r['cpu ms/round']:>9.2f} {r['bots cpu ms/round']:>7.2f} "
+                f"{r['server busy']:>5.0%} {r['stalls']:>6} {r['load']:>5.1f} "
+                f"{r['others']:>6.2f} {r['steal']:>5.2f}"
             )
+        print(
+            "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
+            "server's and the bots' process; busy: the server's CPU share of the wall time; "
+            "stalls: questions and join windows that ran out; load: load average at the "
+            "start of the row; others, steal: cores that other processes used and the "
+            "hypervisor stole meanwhile"
+        )
     if not args.skip_fuzz:
         result = asyncio.run(_fuzz(args.fuzz, args.flood))
         report, stats = result["report"], result["stats"]

@@ -305,7 +305,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if len(data) > self.options.max_datagram:
             stats.too_big += 1
             return
-        address: Address = (addr[0], addr[1])
+        address: Address = addr if len(addr) == 2 else (addr[0], addr[1])  # IPv6: 4 fields
         now = time.monotonic()
         if not self._limiter.allow(address, now):
             stats.rate_limited += 1
