@@ -102,9 +102,11 @@ def serve(
     test: Callable[[MaexchenServer, tuple[str, int]], Awaitable[None]],
     rolls: Iterable[int] = (),
     timeout: float = 1.0,
+    loop: Callable[[], asyncio.AbstractEventLoop] | None = None,
     **options: Any,
 ) -> None:
-    """Run `test` against a fresh server on an ephemeral loopback port."""
+    """Run `test` against a fresh server on an ephemeral loopback port (on the event
+    loop `loop` makes, asyncio's by default)."""
 
     async def main() -> None:
         server = MaexchenServer(
@@ -118,7 +120,20 @@ def serve(
         finally:
             server.close()
 
-    asyncio.run(main())
+    with asyncio.Runner(loop_factory=loop) as runner:
+        runner.run(main())
+
+
+def loops() -> list[Any]:
+    """asyncio's event loop, and uvloop's when it is installed (`bluffdice maexchen`
+    runs on it then): for `pytest.mark.parametrize`."""
+    import pytest
+
+    try:
+        import uvloop
+    except ImportError:
+        return [None, pytest.param(None, marks=pytest.mark.skip(reason="uvloop not installed"))]
+    return [None, uvloop.new_event_loop]
 
 
 async def start_round(server: MaexchenServer, *players: Client) -> asyncio.Task[Any]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
+
+import pytest
 
 from bluffdice.protocol import maexchen as proto
 from bluffdice.protocol.maexchen_server import MaexchenServer, RateLimiter
-from tests.maexchen_support import client, registered, serve, start_round
+from tests.maexchen_support import client, loops, registered, serve, start_round
 
 Address = tuple[str, int]
 
@@ -116,7 +119,8 @@ def test_one_player_starts_and_is_canceled() -> None:
 # --- full rounds ----------------------------------------------------------------------------
 
 
-def test_caught_bluffing_every_line_to_everyone() -> None:
+@pytest.mark.parametrize("loop", loops(), ids=["asyncio", "uvloop"])
+def test_caught_bluffing_every_line_to_everyone(loop: Any) -> None:
     async def test(server: MaexchenServer, address: Address) -> None:
         alice = await registered(address, "alice")
         bob = await registered(address, "bob")
@@ -150,7 +154,7 @@ def test_caught_bluffing_every_line_to_everyone() -> None:
         assert played.record.steps == ("first 0", "roll", "dice 31", "65", "challenge")
         assert played.record.replay().is_terminal and played.ruling is None
 
-    serve(test, rolls=[31])
+    serve(test, rolls=[31], loop=loop)
 
 
 def test_see_failed() -> None:
@@ -294,9 +298,11 @@ def test_timeouts_did_not_take_turn_and_did_not_announce() -> None:
     serve(test, rolls=[54], timeout=0.15)
 
 
-def test_every_question_gets_the_whole_timeout() -> None:
+@pytest.mark.parametrize("loop", loops(), ids=["asyncio", "uvloop"])
+def test_every_question_gets_the_whole_timeout(loop: Any) -> None:
     """One timer serves all questions; a question asked late in the previous one's time
-    still gets its own full timeout, and a question nobody answers still runs out."""
+    still gets its own full timeout, and a question nobody answers still runs out (on
+    both event loops: uvloop keeps time in milliseconds)."""
 
     async def test(server: MaexchenServer, address: Address) -> None:
         alice = await registered(address, "alice")
@@ -317,7 +323,7 @@ def test_every_question_gets_the_whole_timeout() -> None:
         assert played is not None and played.losers == ("bob",)
         assert server.stats.timeouts == 1
 
-    serve(test, rolls=[54], timeout=0.5)
+    serve(test, rolls=[54], timeout=0.5, loop=loop)
 
 
 def test_malformed_and_wrong_token_answers_are_ignored() -> None:

@@ -127,7 +127,7 @@ def maexchen(
     previous = signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
     import asyncio
 
-    from bluffdice.protocol.maexchen_server import Options
+    from bluffdice.protocol.maexchen_server import Options, loop_factory
 
     parsed = rules_option(rules, "mia")
     wrong = [k for k, v in REQUIRED.items() if getattr(parsed, k) != v]
@@ -165,19 +165,20 @@ def maexchen(
         raise fail("interrupted before the contest started", 130)
     database = open_store(db) if store else None
     try:
-        summary = asyncio.run(
-            _serve(
-                options,
-                parsed,
-                seed,
-                specs,
-                database,
-                duration,
-                live and not as_json,
-                interrupted,
-                fair=dice == "fair",
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            summary = runner.run(
+                _serve(
+                    options,
+                    parsed,
+                    seed,
+                    specs,
+                    database,
+                    duration,
+                    live and not as_json,
+                    interrupted,
+                    fair=dice == "fair",
+                )
             )
-        )
     finally:
         signal.signal(signal.SIGINT, previous)
     if database is not None:
