@@ -67,6 +67,19 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 _DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple((Dice(v), probability(v)) for v in VALUES)
+_SEAT_OUTCOMES = {
+    n: tuple((FirstPlayer(i), Fraction(1, n)) for i in range(n)) for n in range(2, MAX_PLAYERS + 1)
+}
+"""Who starts, for each number of players: one tuple each, so that a dice source's
+per-tuple cache (`table.dice`) serves every table instead of rebuilding per game."""
+
+
+def _seat_outcomes(players: int) -> tuple[tuple[FirstPlayer, Fraction], ...]:
+    outcomes = _SEAT_OUTCOMES.get(players)
+    if outcomes is None:  # a player count outside 2..10 is refused elsewhere
+        outcomes = tuple((FirstPlayer(i), Fraction(1, players)) for i in range(players))
+    return outcomes
+
 
 # Reasons for a penalty; those in _MIA_REASONS "involve Mia" (mia_doubled, stiff drinks).
 CAUGHT_BLUFFING = "caught_bluffing"
@@ -156,8 +169,7 @@ class MiaState(TableState, frozen=True):
 
     def chance_outcomes(self) -> Sequence[tuple[MiaOutcome, Fraction]]:
         if self.phase == "seat":
-            p = Fraction(1, self.players)
-            return [(FirstPlayer(i), p) for i in range(self.players)]
+            return _seat_outcomes(self.players)
         if self.phase in ("roll", "beat"):
             return _DICE_OUTCOMES
         return ()
