@@ -283,7 +283,8 @@ def main() -> None:
             "hypervisor stole meanwhile"
         )
     if not args.skip_fuzz:
-        result = asyncio.run(_fuzz(args.fuzz, args.flood))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            result = runner.run(_fuzz(args.fuzz, args.flood))
         report, stats = result["report"], result["stats"]
         print(
             f"\nFuzz: {report.sent} hostile datagrams sent in {result['seconds']:.1f} s "
