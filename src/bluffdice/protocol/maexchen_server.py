@@ -4,7 +4,11 @@ One asyncio datagram endpoint reads every datagram synchronously (no inbound que
 grow): size and rate limits first, then parsing; registrations are answered at once, and
 an answer (JOIN, ROLL, SEE, ANNOUNCE) counts only if it comes from the address of the
 player the server waits for, carries the token of that very question and arrives before
-its deadline. Everything else is ignored, so the timeout decides.
+its deadline. Everything else is ignored, so the timeout decides. An awaited ROLL, SEE
+or ANNOUNCE is played right there, in the datagram's callback, up to the next question:
+the round's coroutine only waits for the joins and for the round's end, so a round
+costs two task wake-ups instead of one per question (most of a round's CPU on a small
+machine is per-datagram work; see docs/maexchen.md, Figures).
 
 Each round is one `Table` on the `maexchen` preset with `rounds=1`: the engine rolls (the
 table's dice source), checks announcements, resolves challenges and Mia, and scores. The
@@ -421,8 +425,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     def _send(self, data: bytes, address: Address) -> None:
         """Queue a datagram; the queue goes out (`_flush`) before the server next waits:
-        at the end of a registration, before a question's answer or the join window is
-        awaited, and at the end of a round."""
+        at the end of a registration, of a played answer or of a timer, before the join
+        window is awaited, and at the end of a round."""
         self._outbox.append((data, address))
 
     def _flush(self) -> None:
