@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bluffdice.games.mia.actions import Dice, FirstPlayer
-from bluffdice.protocol.maexchen_server import MaexchenServer, Options
+from bluffdice.protocol.maexchen_server import MaexchenServer, Options, loop_factory
 
 LOOPBACK = "127.0.0.1"
 
@@ -129,11 +129,10 @@ def loops() -> list[Any]:
     runs on it then): for `pytest.mark.parametrize`."""
     import pytest
 
-    try:
-        import uvloop
-    except ImportError:
+    factory = loop_factory()
+    if factory is asyncio.new_event_loop:
         return [None, pytest.param(None, marks=pytest.mark.skip(reason="uvloop not installed"))]
-    return [None, uvloop.new_event_loop]
+    return [None, factory]
 
 
 async def start_round(server: MaexchenServer, *players: Client) -> asyncio.Task[Any]:
