@@ -71,3 +71,65 @@ def test_rule_option_words_are_the_rules_own_in_english(spec: object) -> None:
         for choice, doc in (option.get("choices") or {}).items():
             assert en.get(f"{key}.{choice}") == doc, f"{key}.{choice}"
             assert ru.get(f"{key}.{choice}"), f"{key}.{choice}"
+
+
+def test_game_titles_presets_and_bots_are_the_registrys_own_in_english() -> None:
+    """Each game's title, preset and bot description has a catalogue key (game.NAME,
+    preset.GAME.NAME, bot.GAME.NAME) whose English is the registry's text and whose Russian
+    is written: a new preset or bot without its words fails here, with the lines to add."""
+    from bluffdice.bots import available_bots
+
+    en, ru = CATALOGUE["en"], CATALOGUE["ru"]
+    wanted: dict[str, str] = {}
+    for spec in games():
+        wanted[f"game.{spec.name}"] = spec.title
+        for name in spec.presets:
+            wanted[f"preset.{spec.name}.{name}"] = spec.preset_docs.get(name, "")
+        for name, bot in available_bots(spec.name).items():
+            wanted[f"bot.{spec.name}.{name}"] = bot.description
+    wrong = {key: text for key, text in wanted.items() if en.get(key) != text}
+    assert not wrong, f"add to i18n/en.json (and a Russian text to ru.json): {json.dumps(wrong)}"
+    untranslated = [key for key in wanted if not ru.get(key) or ru[key] == en[key]]
+    assert not untranslated, untranslated
+    stale = {k for k in en if k.split(".")[0] in ("game", "preset", "bot")} - set(wanted)
+    assert not stale, stale
+
+
+def test_review_sentences_are_the_reviews_own_templates_in_english() -> None:
+    """The replay page's review sentences (rv.*) are bluffdice.review.words.TEMPLATES in
+    English, each translated; every figure the raters report has a label."""
+    from bluffdice.review.words import TEMPLATES
+
+    en, ru = CATALOGUE["en"], CATALOGUE["ru"]
+    for key, text in TEMPLATES.items():
+        assert en.get(key) == text, key
+        assert ru.get(key), key
+    templates = {k for k in en if k.startswith("rv.") and k.split(".")[1] not in ("move", "figure")}
+    assert templates == set(TEMPLATES)
+    review = Path(__file__).parent.parent / "src" / "bluffdice" / "review"
+    figures = {
+        f for p in review.glob("*.py") for f in re.findall(r'figures\["(\w+)"\]', p.read_text())
+    }
+    assert {"p_challenge_wins", "p_bid_holds", "truthful"} <= figures
+    for figure in figures:
+        assert en.get(f"rv.figure.{figure}") and ru.get(f"rv.figure.{figure}"), figure
+
+
+def test_the_review_names_no_move_the_catalogue_lacks() -> None:
+    """The odds model's answers and every game's one-word moves have their words."""
+    from bluffdice.odds.mia_model import BEAT, BELIEVE, CHALLENGE, GIVE_UP, LOOK
+
+    for word in (
+        BEAT,
+        BELIEVE,
+        CHALLENGE,
+        GIVE_UP,
+        LOOK,
+        "roll",
+        "give-up",
+        "pass",
+        "liar",
+        "calza",
+        "reroll",
+    ):
+        assert CATALOGUE["ru"].get(f"rv.move.{word}"), word

@@ -909,24 +909,37 @@ class Hall:
         if cached is not None:
             return cached
         from bluffdice.review import review_game
+        from bluffdice.review.words import Phrase
 
         table = self._finished_table(table_id)
         ratings: list[dict[str, Any]] = []
         models: dict[str, str] = {}
+        models_said: dict[str, Any] = {}
         reason = None
         try:
             for seat in range(table.players):
-                reviewed = review_game(table.record, seat, table.names)
-                models.update(reviewed.models)
-                for row in reviewed.to_json()["ratings"]:
+                reviewed = review_game(table.record, seat, table.names).to_json()
+                models.update(reviewed["models"])
+                models_said.update(reviewed["models_said"])
+                for row in reviewed["ratings"]:
                     ratings.append({"seat": seat, **row})
         except (NotImplementedError, BluffdiceError, ValueError) as exc:
-            ratings, models = [], {}
-            reason = f"no review for {table.spec.title} games yet" + (
-                f": {exc}" if str(exc) else ""
+            ratings, models, models_said = [], {}, {}
+            game = table.spec.title
+            reason = (
+                Phrase("rv.none.why", game=game, reason=exc)
+                if str(exc)
+                else Phrase("rv.none", game=game)
             )
         ratings.sort(key=lambda row: row["step"])
-        answer = {"id": table_id, "ratings": ratings, "models": models, "reason": reason}
+        answer = {
+            "id": table_id,
+            "ratings": ratings,
+            "models": models,
+            "models_said": models_said,
+            "reason": None if reason is None else str(reason),
+            "reason_said": None if reason is None else reason.to_json(),
+        }
         self._reviews[table_id] = answer
         while len(self._reviews) > KEEP_FINISHED:
             self._reviews.pop(next(iter(self._reviews)))

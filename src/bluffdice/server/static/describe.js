@@ -1,5 +1,20 @@
 // Words for actions, values and events of each game, from the message catalogue.
-import { t } from "./i18n.js";
+import { t, tElse } from "./i18n.js";
+
+// A game's title, a preset's and a bot's description in the page's language: the
+// catalogue's game.NAME, preset.GAME.NAME and bot.GAME.NAME (their English is the Python
+// registry's own text, which the server sends; tests/test_web_i18n.py keeps them equal).
+export function gameTitle(name, english = name) {
+  return tElse(`game.${name}`, english);
+}
+
+export function presetText(game, preset) {
+  return tElse(`preset.${game}.${preset.name}`, preset.description);
+}
+
+export function botText(game, bot) {
+  return tElse(`bot.${game}.${bot.name}`, bot.description);
+}
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
@@ -157,4 +172,30 @@ function reason(code) {
 export function revealedHands(event, names) {
   if (event.type !== "liars-dice.revealed" && event.type !== "common-hand.revealed") return [];
   return (event.hands || []).map((hand, seat) => [names[seat] ?? `#${seat + 1}`, dieFaces(hand)]);
+}
+
+// A sentence of a move's review in the page's language: the catalogue's template
+// `said.key` (rv.*; its English is bluffdice.review.words.TEMPLATES) with the review's
+// parameters, which may be such sentences themselves; `english` when no template came.
+export function phrase(said, english = "") {
+  if (!said || typeof said !== "object") return english;
+  const params = Object.fromEntries(Object.entries(said.params || {}).map(
+    ([k, v]) => [k, v !== null && typeof v === "object" ? phrase(v) : v]));
+  return tElse(said.key, english, params);
+}
+
+// A move as the review names it ("challenge", "pass 42", "give up", "3x5"): its word from
+// the catalogue (rv.move.WORD), the values after it as they are.
+export function moveText(text) {
+  if (text === null || text === undefined) return "";
+  const whole = t(`rv.move.${text}`);
+  if (whole !== `rv.move.${text}`) return whole;
+  const [word, ...rest] = String(text).split(" ");
+  const said = t(`rv.move.${word}`);
+  return said === `rv.move.${word}` ? String(text) : [said, ...rest].join(" ");
+}
+
+// A figure's label in a review (p_challenge_wins: the catalogue's rv.figure.p_challenge_wins).
+export function figureLabel(key) {
+  return tElse(`rv.figure.${key}`, key.replaceAll("_", " "));
 }

@@ -3,7 +3,7 @@
 // comes from the server's messages for this seat; nothing secret ever reaches the page.
 import { percent, t } from "./i18n.js";
 import { api, clear, h, keepToken, tokenFor } from "./dom.js";
-import { PICKED, actionLabel, bidText, dieFaces, eventText, miaValue, revealedHands } from "./describe.js";
+import { PICKED, actionLabel, bidText, dieFaces, eventText, gameTitle, miaValue, revealedHands } from "./describe.js";
 import { checkFair, newSeed } from "./fair.js";
 
 const REVEALS = new Set(["mia.revealed", "mia.mia_attempt", "liars-dice.revealed", "common-hand.revealed"]);
@@ -115,8 +115,8 @@ export function showTable(root, tableId) {
     const info = s.info;
     if (!info) return;
     const title = document.getElementById("table-title");
-    title.textContent = `${info.game} · ${t(`status.${info.status}`)}`;
-    document.title = `bluffdice · ${info.game}`;
+    title.textContent = `${gameTitle(info.game)} · ${t(`status.${info.status}`)}`;
+    document.title = `bluffdice · ${gameTitle(info.game)}`;
     renderShare(info);
     renderFair(info);
     renderSeats(info);
