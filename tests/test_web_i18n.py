@@ -133,3 +133,25 @@ def test_the_review_names_no_move_the_catalogue_lacks() -> None:
         "reroll",
     ):
         assert CATALOGUE["ru"].get(f"rv.move.{word}"), word
+
+
+def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
+    """Every refusal the hall sends with a key (HallError.said) is the catalogue's English,
+    translated; every refusal and error code the websocket sends has its words."""
+    from typing import get_args
+
+    from bluffdice.server.hall import REFUSALS
+    from bluffdice.table.wire import RefusalCode
+
+    en, ru = CATALOGUE["en"], CATALOGUE["ru"]
+    for key, text in REFUSALS.items():
+        assert en.get(key) == text and ru.get(key) and ru[key] != text, key
+    assert {k for k in en if k.startswith("err.")} == set(REFUSALS)
+    server = Path(__file__).parent.parent / "src" / "bluffdice" / "server"
+    error = re.compile(r'"error", code="(\w+)"|"type":"error","code":"(\w+)"')
+    codes = {c for p in server.glob("*.py") for m in error.findall(p.read_text()) for c in m if c}
+    assert {"rate_limited", "no_hint", "no_rematch", "no_table"} <= codes
+    for code in codes:
+        assert en.get(f"ws.error.{code}") and ru.get(f"ws.error.{code}"), code
+    for code in get_args(RefusalCode):
+        assert en.get(f"ws.refused.{code}") and ru.get(f"ws.refused.{code}"), code

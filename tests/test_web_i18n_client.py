@@ -3,7 +3,8 @@ descriptions and the replay page's review sentences, made by the page's own func
 (static/describe.js, run in node) from what the server sends over HTTP (/api/games, a
 finished game's review, /static/i18n/*.json). In English the page must say exactly what
 the server's English says; in Russian every text must be the Russian catalogue's, with
-nothing left in English and no placeholder left unfilled."""
+nothing left in English and no placeholder left unfilled. The same for a refusal of the
+hall (a full table), through the page's own `api()`."""
 
 from __future__ import annotations
 
@@ -26,8 +27,12 @@ import { readFileSync } from "fs";
 globalThis.document = {documentElement: {lang: "en"}};
 const { useCatalogue } = await import("./i18n.js");
 const { botText, gameTitle, moveText, phrase, presetText } = await import("./describe.js");
-const {catalogue, english, games, reviews} = JSON.parse(readFileSync(0));
+const { api } = await import("./dom.js");
+const {catalogue, english, games, reviews, refusal} = JSON.parse(readFileSync(0));
 useCatalogue(catalogue, english);
+globalThis.fetch = async () => ({ok: false, statusText: "Bad Request", json: async () => refusal});
+let refused = null;
+try { await api("/api/tables/x/join", {}); } catch (e) { refused = e.message; }
 const said = (r, field) => phrase(r.said[field], r[field]);
 console.log(JSON.stringify({
   lobby: games.flatMap((g) => [gameTitle(g.name, g.title),
@@ -37,6 +42,7 @@ console.log(JSON.stringify({
     ...Object.entries(review.models_said).flatMap(([, m]) => [phrase(m.name), phrase(m.about)]),
   ]),
   moves: reviews.flatMap((review) => review.ratings.map((r) => moveText(r.choice))),
+  refused,
 }));
 """
 
@@ -59,7 +65,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             with client.websocket_connect(f"/ws/{made['id']}", headers=ORIGIN) as ws:
                 play_out(hello(ws, made["token"]), random.Random(3))
             reviews.append(client.get(f"/api/replays/{made['id']}/review").json())
+        full = client.post(f"/api/tables/{made['id']}/join", json={"name": "Zed"})
+        assert full.status_code == 400
         yield {
+            "refusal": full.json(),
             "games": client.get("/api/games").json()["games"],
             "reviews": reviews,
             "en": client.get("/static/i18n/en.json").json(),
@@ -67,11 +76,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         }
 
 
-def page(tmp_path: Path, served: dict[str, Any], lang: str) -> dict[str, list[str]]:
+def page(tmp_path: Path, served: dict[str, Any], lang: str) -> dict[str, Any]:
     folder = tmp_path / "static"
     shutil.copytree(STATIC, folder)
     data = {"catalogue": served[lang], "english": served["en"], **served}
-    result: dict[str, list[str]] = run_harness(folder, HARNESS, data, timeout=120)
+    result: dict[str, Any] = run_harness(folder, HARNESS, data, timeout=120)
     return result
 
 
@@ -110,6 +119,7 @@ def test_an_english_page_says_what_the_server_says(tmp_path: Path, served: dict[
     expected = server_english(served)
     assert shown["lobby"] == expected["lobby"]
     assert shown["review"] == expected["review"]
+    assert shown["refused"] == served["refusal"]["error"] == "this table has no free seat"
 
 
 def test_a_russian_page_shows_russian_descriptions_and_reviews(

@@ -1,7 +1,7 @@
 // The table page: seats, your dice, the round's calls, whose turn with a countdown, your
 // legal moves, odds on request, the reveal, the result and the rematch. Everything shown
 // comes from the server's messages for this seat; nothing secret ever reaches the page.
-import { percent, t } from "./i18n.js";
+import { percent, t, tElse } from "./i18n.js";
 import { api, clear, h, keepToken, tokenFor } from "./dom.js";
 import { PICKED, actionLabel, bidText, dieFaces, eventText, gameTitle, miaValue, revealedHands } from "./describe.js";
 import { checkFair, newSeed } from "./fair.js";
@@ -80,9 +80,10 @@ export function showTable(root, tableId) {
         s.turn = m;
         s.deadline = m.time_left == null ? null : Date.now() + m.time_left * 1000;
         break;
-      case "refused": s.notice = t("table.refused", {reason: m.reason}); s.noticeState = m.state_id; break;
+      // the catalogue's words for the code (ws.refused.CODE, ws.error.CODE), else the server's
+      case "refused": s.notice = t("table.refused", {reason: tElse(`ws.refused.${m.code}`, m.reason)}); s.noticeState = m.state_id; break;
       case "error":
-        s.notice = t("error", {reason: m.reason});
+        s.notice = t("error", {reason: tElse(`ws.error.${m.code}`, m.reason)});
         s.noticeState = s.turn ? s.turn.state_id : null;
         if (m.code === "no_table") s.closedOnPurpose = true;
         break;
