@@ -47,13 +47,14 @@ def used_keys() -> set[str]:
                 keys.add(found)
         for prefix in re.findall(r"t\(`([\w.]+)\.\$\{", text):
             assert any(k.startswith(prefix + ".") for k in CATALOGUE["en"]), prefix
-    keys |= set(re.findall(r'data-t="([\w.]+)"', (STATIC / "index.html").read_text()))
+    for page in STATIC.glob("*.html"):
+        keys |= set(re.findall(r'data-t="([\w.]+)"', page.read_text()))
     return keys
 
 
 def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
     keys = used_keys()
-    assert {"lobby.fair", "fair.bad.roll", "act.announce", "review.model"} <= keys
+    assert {"lobby.fair", "fair.bad.roll", "act.announce", "review.model", "board.empty"} <= keys
     missing = sorted(keys - set(CATALOGUE["en"]))
     assert not missing, missing
     assert {f"status.{s}" for s in ("open", "running", "finished")} <= set(CATALOGUE["en"])
@@ -155,3 +156,10 @@ def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
         assert en.get(f"ws.error.{code}") and ru.get(f"ws.error.{code}"), code
     for code in get_args(RefusalCode):
         assert en.get(f"ws.refused.{code}") and ru.get(f"ws.refused.{code}"), code
+
+
+def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
+    from bluffdice.protocol.maexchen import REASONS
+
+    for reason in REASONS:
+        assert CATALOGUE["ru"].get(f"board.reason.{reason}"), reason

@@ -136,7 +136,7 @@ export function eventText(event, ctx) {
     // The end and a timeout: the narration leaves them to the result screen and the
     // turn line; the page's log says them too.
     case "game_over": return t("ev.gameOver", {winners: event.winners.map(n).join(", ")});
-    case "timed_out": return t("ev.timedOut", {player: n(event.player), action: event.action});
+    case "timed_out": return t("ev.timedOut", {player: n(event.player), action: moveText(event.action)});
     case "liars-dice.rolled": return null;
     case "liars-dice.your_dice": return t("ev.ld.yourDice", {dice: dieFaces(event.dice)});
     case "liars-dice.bid_made":
@@ -184,8 +184,8 @@ export function phrase(said, english = "") {
   return tElse(said.key, english, params);
 }
 
-// A move as the review names it ("challenge", "pass 42", "give up", "3x5"): its word from
-// the catalogue (rv.move.WORD), the values after it as they are.
+// A move as the record and the review name it ("challenge", "pass 42", "give up", "3x5"):
+// its word from the catalogue (rv.move.WORD), the values after it as they are.
 export function moveText(text) {
   if (text === null || text === undefined) return "";
   const whole = t(`rv.move.${text}`);

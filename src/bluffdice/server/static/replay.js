@@ -38,7 +38,7 @@ export async function showReplay(root, gameId) {
     const lines = update.events.map((e) => eventText(e, {names: data.names, rules: data.rules, game: data.game, viewer: null})).filter(Boolean);
     const hands = update.events.flatMap((e) => revealedHands(e, data.names));
     clear(body,
-      h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: step.text})),
+      h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: moveText(step.text)})),
       hands.length ? h("ul", {class: "hands"}, hands.map(([n, faces]) => h("li", {}, h("span", {class: "name"}, n), ": ", faces))) : null,
       h("ul", {}, lines.map((l) => h("li", {}, l))));
     const v = update.view;
