@@ -26,7 +26,7 @@ export async function showReplay(root, gameId) {
     if (!chance) return null;
     if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value, data.rules)})`});
     if (chance.type === "liars-dice.dice" || chance.type === "common-hand.dice") {
-      return t("replay.chance", {text: dieFaces(chance.dice)});
+      return t("replay.chance", {text: dieFaces(chance.dice, data.game)});
     }
     return t("replay.chance", {text: steps[at].text});
   }
@@ -36,7 +36,7 @@ export async function showReplay(root, gameId) {
     const update = step.update;
     counter.textContent = t("replay.step", {n: at + 1, total: steps.length});
     const lines = update.events.map((e) => eventText(e, {names: data.names, rules: data.rules, game: data.game, viewer: null})).filter(Boolean);
-    const hands = update.events.flatMap((e) => revealedHands(e, data.names));
+    const hands = update.events.flatMap((e) => revealedHands(e, data.names, data.rules));
     clear(body,
       h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: moveText(step.text)})),
       hands.length ? h("ul", {class: "hands"}, hands.map(([n, faces]) => h("li", {}, h("span", {class: "name"}, n), ": ", faces))) : null,

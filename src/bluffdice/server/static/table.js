@@ -101,7 +101,7 @@ export function showTable(root, tableId) {
     for (const event of update.events) {
       const text = eventText(event, {names: s.names, rules: s.rules, game: s.game, viewer: update.recipient ?? null});
       if (text) lines.push(text);
-      if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names)); }
+      if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names, s.rules)); }
     }
     for (const text of lines) s.log.push(text);
     if (s.log.length > 300) s.log.splice(0, s.log.length - 300);
@@ -252,7 +252,7 @@ export function showTable(root, tableId) {
       else if (v.phase === "hold" && v.turn === v.player) shown = t("table.notLooked");
       else shown = t("table.noDice");
     } else if (v.my_dice) {
-      shown = h("span", {class: "dice"}, dieFaces(v.my_dice));
+      shown = h("span", {class: "dice"}, dieFaces(v.my_dice, v.game));
     } else {
       shown = t("table.noDice");
     }
