@@ -192,9 +192,7 @@ class LiarsDiceState(TableState, frozen=True):
                     moves=self.moves + 1,
                 )
                 return _step(Step, (state, made))
-            # liar or calza: the round ends (and counts the move)
-            events: list[Event] = []
-            return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
+            return self._showdown(found)  # liar or calza: the round ends
         if phase == "roll":
             roller = self.turn
             count = self.dice[roller]
@@ -341,11 +339,7 @@ class LiarsDiceState(TableState, frozen=True):
 
     def next_alive(self, player: int) -> int:
         """The next player after `player`, clockwise, who still has dice."""
-        for step in range(1, self.players + 1):
-            candidate = (player + step) % self.players
-            if self.dice[candidate]:
-                return candidate
-        raise AssertionError("no player left")  # pragma: no cover - the game ends first
+        return _next_alive(self.dice, player)
 
     def alive_from(self, player: int) -> int:
         """`player` if still in, else the next living player after them."""
@@ -353,107 +347,123 @@ class LiarsDiceState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
-        """Liar or calza on the standing bid: lift the cups, count, and end the round."""
-        me = self.turn
-        bid = self.bid
+    def _showdown(self, action: LiarsDiceAction) -> Step:
+        """Liar or calza on the standing bid: lift the cups, count, settle the die and end
+        the round (or the game). The last move of every single-round game, so it is one
+        pass that builds one new state."""
+        me, bidder, bid = self.turn, self.bidder, self.bid
         assert bid is not None  # liar and calza are only legal after a bid
+        rules: LiarsDiceRules = self.rules
         quantity, face = bid.quantity, bid.face
-        wild = self.rules.ladder.wild[self.palifico]
+        wild = rules.ladder.wild[self.palifico]
         counted = (face, wild)  # a wild die counts as the bid's face
+        hands = self.hands
         count = 0
-        for hand in self.hands:
+        for hand in hands:
             for d in hand:
                 if d in counted:
                     count += 1
-        reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
+        said: Event
         if type(action) is Challenge:
-            events.append(Challenged(player=me, bidder=self.bidder, quantity=quantity, face=face))
-            events.append(reveal)
+            call = "liar"
+            said = Challenged(player=me, bidder=bidder, quantity=quantity, face=face)
             if count >= quantity:
-                return self._end_round("liar", me, count, (me, -1, LOST_CHALLENGE), events)
-            return self._end_round("liar", me, count, (self.bidder, -1, CAUGHT_BLUFFING), events)
-        events.append(CalzaCalled(player=me, bidder=self.bidder, quantity=quantity, face=face))
-        events.append(reveal)
-        if count == quantity:
-            return self._end_round("calza", me, count, (me, +1, CALZA_RIGHT), events)
-        return self._end_round("calza", me, count, (me, -1, CALZA_WRONG), events)
-
-    def _end_round(
-        self,
-        call: str,
-        caller: int,
-        count: int,
-        change: tuple[int, int, str],
-        events: list[Event],
-    ) -> LiarsDiceState:
-        rules: LiarsDiceRules = self.rules
-        n = self.players
-        player, delta, reason = change
-        dice = list(self.dice)
-        before = dice[player]
-        after = dice[player] = max(0, min(rules.dice, before + delta))
+                player, delta, reason = me, -1, LOST_CHALLENGE
+            else:
+                player, delta, reason = bidder, -1, CAUGHT_BLUFFING
+        else:
+            call = "calza"
+            said = CalzaCalled(player=me, bidder=bidder, quantity=quantity, face=face)
+            if count == quantity:
+                player, delta, reason = me, +1, CALZA_RIGHT
+            else:
+                player, delta, reason = me, -1, CALZA_WRONG
+        counts = self.dice
+        before = counts[player]  # at least 1: the caller and the bidder both play
+        after = before + delta
+        if after > rules.dice:  # a right calza with a full cup wins nothing
+            after = rules.dice
+        dice = counts[:player] + (after,) + counts[player + 1 :]
         changed = DiceChanged(player=player, change=after - before, dice=after, reason=reason)
-        events.append(changed)
-        eliminated: tuple[int, ...] = self.eliminated
-        eliminated_in: tuple[int, ...] = self.eliminated_in
-        if after == 0:
-            eliminated = eliminated + (player,)
-            eliminated_in = eliminated_in + (self.round,)
-            events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round,
             bids=self.bids,
             call=call,
-            caller=caller,
-            hands=self.hands,
+            caller=me,
+            hands=hands,
             count=count,
             changes=(changed,),
         )
+        shown: tuple[Event, ...] = (
+            said,
+            Revealed(hands=hands, quantity=quantity, face=face, count=count, wild=wild),
+            changed,
+        )
+        eliminated, eliminated_in = self.eliminated, self.eliminated_in
+        if after == 0:
+            eliminated += (player,)
+            eliminated_in += (self.round,)
+            shown += (Eliminated(player=player),)
+        n = self.players
+        left = n - dice.count(0)
         result: GameOver | None = None
-        alive: list[int] = []
         if rules.single_round:
             result = _single_round_result(n, player, delta > 0)
-        elif len(alive := [p for p in range(n) if dice[p]]) <= 1:
-            result = GameOver(
-                winners=tuple(alive),
-                losers=tuple(eliminated),
-                standings=tuple(alive) + tuple(reversed(eliminated)),
-            )
-        ended: dict[str, Any] = {}
+        elif left <= 1:
+            alive = tuple(p for p in range(n) if dice[p])
+            result = GameOver(winners=alive, losers=eliminated, standings=alive + eliminated[::-1])
         if result is not None:
-            events.append(result)
-            ended = {"phase": "over", "turn": -1, "result": result}
+            state = _replace(
+                self,
+                phase="over",
+                turn=-1,
+                moves=self.moves + 1,
+                dice=dice,
+                hands=((),) * n,
+                bid=None,
+                bidder=-1,
+                bids=(),
+                palifico=False,
+                eliminated=eliminated,
+                eliminated_in=eliminated_in,
+                last_round=summary,
+                result=result,
+            )
+            return _step(Step, (state, shown + (result,)))
+        # The loser of a challenge, or the calza caller, opens the next round; a player
+        # first down to one die, with three or more left, makes it a palifico round.
+        starter = player if call == "liar" else me
+        if not dice[starter]:
+            starter = _next_alive(dice, starter)
+        done = self.palifico_done
+        palifico = rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
+        if palifico:
+            done = done[:player] + (True,) + done[player + 1 :]
+        roller = 0  # every living cup is rolled, in seat order
+        while not dice[roller]:
+            roller += 1
+        shown += (
+            RoundStarted(round=self.round + 1, starter=starter, dice=dice, palifico=palifico),
+        )
         state = _replace(
             self,
+            phase="roll",
+            turn=roller,
+            round=self.round + 1,
             moves=self.moves + 1,
-            dice=tuple(dice),
-            eliminated=eliminated,
-            eliminated_in=eliminated_in,
+            starter=starter,
+            dice=dice,
             hands=((),) * n,
             bid=None,
             bidder=-1,
             bids=(),
-            palifico=False,
+            palifico=palifico,
+            palifico_done=done,
+            eliminated=eliminated,
+            eliminated_in=eliminated_in,
             last_round=summary,
-            **ended,
         )
-        if result is not None:
-            return state
-        # The loser of a challenge, or the calza caller, opens the next round.
-        starter = player if call == "liar" else caller
-        palifico = (
-            rules.palifico
-            and delta < 0
-            and after == 1
-            and not self.palifico_done[player]
-            and len(alive) >= 3
-        )
-        if palifico:
-            done = list(self.palifico_done)
-            done[player] = True
-            state = _replace(state, palifico_done=tuple(done))
-        return state._start_round(state.alive_from(starter), self.round + 1, events, palifico)
+        return _step(Step, (state, shown))
 
     def _start_round(
         self, starter: int, number: int, events: list[Event], palifico: bool = False
@@ -465,7 +475,9 @@ class LiarsDiceState(TableState, frozen=True):
         else:
             dice, first = self.dice, {}
         events.append(RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico))
-        first_roller = next(p for p in range(n) if dice[p])
+        first_roller = 0
+        while not dice[first_roller]:
+            first_roller += 1
         return _replace(
             self,
             dice=dice,
@@ -567,6 +579,16 @@ def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, .
             _ROLLED.clear()
         _ROLLED[key] = events
     return events
+
+
+def _next_alive(dice: tuple[int, ...], player: int) -> int:
+    """The next seat after `player`, clockwise, whose cup holds dice."""
+    players = len(dice)
+    for step in range(1, players + 1):
+        candidate = (player + step) % players
+        if dice[candidate]:
+            return candidate
+    raise AssertionError("no player left")  # pragma: no cover - the game ends first
 
 
 @cache
