@@ -33,7 +33,6 @@ from bluffdice.games.base import (
 from bluffdice.games.liars_dice.actions import (
     Action,
     Bid,
-    BidMade,
     Calza,
     CalzaCalled,
     Challenge,
@@ -50,26 +49,19 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.bids import BidLadder, MoveTable, whole_numbers
+from bluffdice.games.liars_dice.bids import SEATS, BidLadder, MoveTable, whole_numbers
+from bluffdice.games.liars_dice.bids import BidCall as BidCall  # the round's record of a bid
 from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MAX_PLAYERS = SEATS
 
 # Reasons for a change in a player's dice.
 LOST_CHALLENGE = "lost_challenge"  # the challenged bid held: the challenger loses a die
 CAUGHT_BLUFFING = "caught_bluffing"  # the challenged bid failed: the bidder loses a die
 CALZA_RIGHT = "calza_right"
 CALZA_WRONG = "calza_wrong"
-
-
-class BidCall(msgspec.Struct, frozen=True):
-    """One bid of the current round, by whom."""
-
-    player: int
-    quantity: int
-    face: int
 
 
 class RoundSummary(msgspec.Struct, frozen=True):
@@ -152,6 +144,9 @@ class LiarsDiceState(TableState, frozen=True):
 
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
         global _LAST
+        last = _LAST
+        if last[0] is self:  # made by a bid, or asked before
+            return last[1][0]
         if self.phase != "bid":
             return ()
         ladder: BidLadder = self.rules.ladder
@@ -162,37 +157,44 @@ class LiarsDiceState(TableState, frozen=True):
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
+        global _LAST
         phase = self.phase
         if phase == "bid":
             last = _LAST
             try:
-                found = (last[1] if last[0] is self else _moves(self))[1].get(action)
+                move = (last[1] if last[0] is self else _moves(self))[1].get(action)
             except TypeError:  # not even hashable: certainly not an action
-                found = None
-            # `found` is the rules' own action: a numpy int in a bid becomes an int, so
-            # events and the record hold plain numbers. The actions `legal_actions` gave
-            # are those objects, so only a look-alike needs a closer look.
-            if found is None or (
-                found is not action and type(found) is Bid and not whole_numbers(action)
-            ):
+                move = None
+            if move is None:
                 raise IllegalAction(self._why_illegal(action))
-            if type(found) is Bid:
-                me = self.turn
-                key = (me, found.quantity, found.face)
-                call, made = _CALLS.get(key) or _bid_events(key)
-                nxt = me + 1 if me + 1 < self.players else 0
-                if not self.dice[nxt]:
-                    nxt = self.next_alive(me)
-                state = _replace(
-                    self,
-                    bid=found,
-                    bidder=me,
-                    bids=self.bids + (call,),
-                    turn=nxt,
-                    moves=self.moves + 1,
-                )
-                return _step(Step, (state, made))
-            return self._showdown(found)  # liar or calza: the round ends
+            found = move.action
+            if type(found) is not Bid:
+                return self._showdown(found)  # liar or calza: the round ends
+            # `found` is the rules' own bid: a numpy int in a bid becomes an int, so events
+            # and the record hold plain numbers. The actions `legal_actions` gave are those
+            # objects, so only a look-alike needs a closer look.
+            if found is not action and not whole_numbers(action):
+                raise IllegalAction(self._why_illegal(action))
+            me = self.turn
+            call, made = move.said[me]
+            counts = self.dice
+            nxt = me + 1 if me + 1 < self.players else 0
+            if not counts[nxt]:
+                nxt = _next_alive(counts, me)
+            state = _replace(
+                self,
+                bid=found,
+                bidder=me,
+                bids=self.bids + (call,),
+                turn=nxt,
+                moves=self.moves + 1,
+            )
+            # A driver asks the new state's legal actions next: they are known already.
+            _LAST = (
+                state,
+                move.follow or self.rules.ladder.after(move, sum(counts), self.palifico),
+            )
+            return _step(Step, (state, made))
         if phase == "roll":
             roller = self.turn
             count = self.dice[roller]
@@ -202,7 +204,7 @@ class LiarsDiceState(TableState, frozen=True):
             except TypeError:  # a list among the dice: not hashable, not a roll
                 known = None
             if known is None or (
-                known is not action
+                known[0] is not action
                 and (
                     not isinstance(action, Dice)
                     or not isinstance(action.dice, tuple)
@@ -214,10 +216,10 @@ class LiarsDiceState(TableState, frozen=True):
                     "(e.g. dice " + "1" * count + ")"
                 )
             dice = action.dice
-            rolled = (roller, dice)
-            shown = (known is action and _ROLLED.get(rolled)) or _roll_events(
-                rolled, known is action
-            )
+            if known[0] is action:
+                shown = known[1][roller] or _roll_events(roller, dice, known[1])
+            else:  # dice that only look like the table's own keep their exact form
+                shown = _roll_events(roller, dice, None)
             cups = list(self.hands)
             cups[roller] = dice
             hands = tuple(cups)
@@ -242,7 +244,7 @@ class LiarsDiceState(TableState, frozen=True):
             raise IllegalAction(
                 f"chance must pick the first player (first 0 .. first {self.players - 1})"
             )
-        events = []
+        events: list[Event] = []
         state = self._start_round(action.player, 1, events)
         return _step(Step, (_replace(state, moves=self.moves + 1), tuple(events)))
 
@@ -532,11 +534,14 @@ named tuple: half the cost, on every move."""
 _FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
 
 _replace = msgspec.structs.replace
-_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+_Rolled = tuple[Dice, list[tuple[Event, ...] | None]]
+"""A roll outcome, and the events of each seat rolling it (made on first use)."""
+_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, _Rolled]]] = {}
 """By `dice << 4 | faces` (faces fit in four bits): an int key costs no tuple per move."""
 _LAST: tuple[object, MoveTable] = (None, ((), {}))
-"""The last bidding state whose legal actions were looked up, and its table: a driver
-asks `legal_actions` and then `apply` of the same state, so the second look-up is free."""
+"""The last bidding state whose legal actions were looked up or made by a bid, and its
+table: a driver asks `legal_actions` and then `apply` of the same state, so the second
+look-up is free, and a bid's table knows the next one (`Move.follow`)."""
 
 
 def _moves(state: LiarsDiceState) -> MoveTable:
@@ -552,32 +557,14 @@ def _moves(state: LiarsDiceState) -> MoveTable:
     return table
 
 
-_CALLS: dict[tuple[int, int, int], tuple[BidCall, tuple[Event, ...]]] = {}
-_ROLLED: dict[tuple[int, tuple[int, ...]], tuple[Event, ...]] = {}
-"""Events are immutable values, so the few that recur (a bid by a seat, a seat's roll)
-are made once and shared: building them anew was a third of a move's cost."""
-
-
-def _bid_events(key: tuple[int, int, int]) -> tuple[BidCall, tuple[Event, ...]]:
-    """The record of a bid (player, quantity, face) and the events it causes."""
-    player, quantity, face = key
-    made = (
-        BidCall(player, quantity, face),
-        (BidMade(player=player, quantity=quantity, face=face),),
-    )
-    _CALLS[key] = made
-    return made
-
-
-def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, ...]:
-    """The events of seat `player` rolling `dice`; kept for next time unless `keep` is
-    false (dice that only look like the table's own: keep their exact form, once)."""
-    player, dice = key
+def _roll_events(
+    player: int, dice: tuple[int, ...], keep: list[tuple[Event, ...] | None] | None
+) -> tuple[Event, ...]:
+    """The events of seat `player` rolling `dice`, kept in `keep[player]` (the outcome's
+    own list) for next time: events are immutable values, shared by every game."""
     events = (Rolled(player=player, count=len(dice)), YourDice(player=player, dice=dice))
-    if keep:
-        if len(_ROLLED) > 4096:
-            _ROLLED.clear()
-        _ROLLED[key] = events
+    if keep is not None:
+        keep[player] = events
     return events
 
 
@@ -600,11 +587,11 @@ def _single_round_result(players: int, player: int, won: bool) -> GameOver:
     return GameOver(winners=winners, losers=losers, standings=winners + losers)
 
 
-def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
-    """The chance outcomes of a cup (key `dice << 4 | faces`), and each mapped to itself
-    (as `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
+def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, _Rolled]]:
+    """The chance outcomes of a cup (key `dice << 4 | faces`), and by each its own object
+    and events (as `_moves`: one look-up checks an outcome and finds what it causes)."""
     outcomes = roll_table(Dice, key >> 4, key & 15)[0]
-    found = _ROLLS[key] = (outcomes, {o: o for o, _ in outcomes})
+    found = _ROLLS[key] = (outcomes, {o: (o, [None] * MAX_PLAYERS) for o, _ in outcomes})
     return found
 
 
