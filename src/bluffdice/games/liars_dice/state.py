@@ -64,8 +64,9 @@ CALZA_RIGHT = "calza_right"
 CALZA_WRONG = "calza_wrong"
 
 
-class RoundSummary(msgspec.Struct, frozen=True):
-    """How the previous round ended, as everyone saw it (all cups were lifted)."""
+class RoundSummary(msgspec.Struct, frozen=True, gc=False):
+    """How the previous round ended, as everyone saw it (all cups were lifted). Values
+    only, never in a reference cycle: untracked by the garbage collector, as states."""
 
     round: int
     bids: tuple[BidCall, ...]
@@ -100,8 +101,12 @@ class LiarsDiceView(msgspec.Struct, frozen=True, tag="liars-dice.view"):
     game: str = "liars-dice"
 
 
-class LiarsDiceState(TableState, frozen=True):
-    """The whole truth of a single-hand game, every cup included. Players get views."""
+class LiarsDiceState(TableState, frozen=True, gc=False):
+    """The whole truth of a single-hand game, every cup included. Players get views.
+
+    Untracked by the garbage collector (`gc=False`): a state refers to no state, so it
+    is never part of a reference cycle, and a playout makes one per move.
+    """
 
     starter: int = -1
     dice: tuple[int, ...] = ()
@@ -385,7 +390,9 @@ class LiarsDiceState(TableState, frozen=True):
         after = before + delta
         if after > rules.dice:  # a right calza with a full cup wins nothing
             after = rules.dice
-        dice = counts[:player] + (after,) + counts[player + 1 :]
+        cups = list(counts)
+        cups[player] = after
+        dice = tuple(cups)
         changed = DiceChanged(player=player, change=after - before, dice=after, reason=reason)
         summary = RoundSummary(
             round=self.round,
@@ -407,13 +414,17 @@ class LiarsDiceState(TableState, frozen=True):
             eliminated_in += (self.round,)
             shown += (Eliminated(player=player),)
         n = self.players
-        left = n - dice.count(0)
+        left = n
         result: GameOver | None = None
         if rules.single_round:
             result = _single_round_result(n, player, delta > 0)
-        elif left <= 1:
-            alive = tuple(p for p in range(n) if dice[p])
-            result = GameOver(winners=alive, losers=eliminated, standings=alive + eliminated[::-1])
+        else:
+            left -= dice.count(0)
+            if left <= 1:
+                alive = tuple(p for p in range(n) if dice[p])
+                result = GameOver(
+                    winners=alive, losers=eliminated, standings=alive + eliminated[::-1]
+                )
         if result is not None:
             state = _replace(
                 self,
