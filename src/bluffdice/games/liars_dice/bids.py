@@ -44,8 +44,9 @@ class BidCall(msgspec.Struct, frozen=True):
     face: int
 
 
-Said = tuple[BidCall, tuple[Event, ...]]
-"""A seat's bid as the round records it, and the events it causes."""
+Said = tuple[tuple[BidCall], tuple[Event, ...]]
+"""A seat's bid as the round records it (a one-tuple, ready to extend the round's bids),
+and the events it causes."""
 
 
 class Move:
@@ -192,7 +193,8 @@ class BidLadder:
         if said is None:
             q, f = action.quantity, action.face
             said = self._said[action] = tuple(
-                (BidCall(p, q, f), (BidMade(player=p, quantity=q, face=f),)) for p in range(SEATS)
+                ((BidCall(p, q, f),), (BidMade(player=p, quantity=q, face=f),))
+                for p in range(SEATS)
             )
         return Move(action, said)
 

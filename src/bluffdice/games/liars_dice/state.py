@@ -183,14 +183,16 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
             me = self.turn
             call, made = move.said[me]
             counts = self.dice
-            nxt = me + 1 if me + 1 < self.players else 0
+            nxt = me + 1
+            if nxt == self.players:
+                nxt = 0
             if not counts[nxt]:
                 nxt = _next_alive(counts, me)
             state = _replace(
                 self,
                 bid=found,
                 bidder=me,
-                bids=self.bids + (call,),
+                bids=self.bids + call,
                 turn=nxt,
                 moves=self.moves + 1,
             )
@@ -412,7 +414,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
         if after == 0:
             eliminated += (player,)
             eliminated_in += (self.round,)
-            shown += (Eliminated(player=player),)
+            shown += _ELIMINATED[player]
         n = self.players
         left = n
         result: GameOver | None = None
@@ -566,6 +568,10 @@ def _moves(state: LiarsDiceState) -> MoveTable:
     table = ladder.tables.get(key) or ladder.moves(*key)
     _LAST = (state, table)
     return table
+
+
+_ELIMINATED = tuple((Eliminated(player=p),) for p in range(MAX_PLAYERS))
+"""Seat p going out, as the one event to add to a round's end."""
 
 
 def _roll_events(
