@@ -16,6 +16,10 @@ does not count the time the process waited for a core):
 4. Random Mia playouts through the engine now, against the engine as it was before this
    work (`games/mia/state.py` at commit BASELINE, loaded from git): target 1.0x (no
    slower). Both play the same seeded games; the benchmark checks they end identically.
+5. Mia views, what a table sends each recipient after every move (`state.view` for the
+   four seats and a spectator, over every state of seeded 4-player games), against
+   `view` at commit VIEW_BASELINE (before views were made cheap): target 1.5x (issue 15
+   asks for cheap views without a number; 1.8x to 2.5x were measured on a loaded machine).
 
 Needs the bench extra for rows 2 and 3: `pip install -e '.[bench]'` (open-spiel).
 """
@@ -42,6 +46,8 @@ from bluffdice.games.registry import parse_rules
 
 BASELINE = "611915c"
 """The commit whose Mia engine row 4 compares against (before the engine work)."""
+VIEW_BASELINE = "d18fa58"
+"""The commit whose Mia views row 5 compares against (lives and scores per view)."""
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,12 +160,12 @@ def engine_playouts(
 # --- 4. the Mia engine before ---------------------------------------------------------
 
 
-def baseline_mia() -> ModuleType | None:
-    """`games/mia/state.py` as it was at BASELINE, as a module of its own (None if git
+def baseline_mia(commit: str = BASELINE) -> ModuleType | None:
+    """`games/mia/state.py` as it was at `commit`, as a module of its own (None if git
     or the commit is not available, e.g. outside a clone)."""
     try:
         source = subprocess.run(
-            ["git", "show", f"{BASELINE}:src/bluffdice/games/mia/state.py"],
+            ["git", "show", f"{commit}:src/bluffdice/games/mia/state.py"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -167,11 +173,39 @@ def baseline_mia() -> ModuleType | None:
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
-    spec = importlib.util.spec_from_loader("bluffdice_mia_state_baseline", loader=None)
+    spec = importlib.util.spec_from_loader(f"bluffdice_mia_state_{commit}", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
-    exec(compile(source, f"{BASELINE}:state.py", "exec"), module.__dict__)
+    exec(compile(source, f"{commit}:state.py", "exec"), module.__dict__)
     return module
+
+
+def mia_views(rules_text: str, games: int, new_game: Any = None) -> Callable[[], int]:
+    """Every state of `games` seeded random 4-player games, each viewed by the four seats
+    and a spectator, as a table does after every move; counts the views."""
+    rules = parse_rules(rules_text)
+    if new_game is None:
+        from bluffdice.games.mia import new_game
+    states = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = new_game(rules, 4)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                action = rng.choice(state.chance_outcomes())[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action).state
+            states.append(state)
+    recipients = (None, 0, 1, 2, 3)
+
+    def run() -> int:
+        for state in states:
+            for recipient in recipients:
+                state.view(recipient)
+        return len(states) * len(recipients)
+
+    return run
 
 
 def same_games(old: ModuleType, rules_text: str, games: int) -> bool:
@@ -281,6 +315,19 @@ def main() -> None:
                 engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
                 "games/s",
                 1.0,
+            )
+    before = baseline_mia(VIEW_BASELINE)
+    if before is None:
+        console.print(f"[yellow]commit {VIEW_BASELINE} not available: row 5 skipped[/]")
+    else:
+        for text in ("classic", "maexchen"):
+            compare(
+                f"engine: Mia {text} views (4 seats, spectator)",
+                mia_views(text, 5 * scale),
+                f"engine at {VIEW_BASELINE}",
+                mia_views(text, 5 * scale, new_game=before.new_game),
+                "views/s",
+                1.5,
             )
 
     table = Table(title="bluffdice simulator and engine speed")

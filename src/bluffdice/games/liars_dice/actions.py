@@ -209,8 +209,9 @@ class CalzaCalled(Event, frozen=True, tag="liars-dice.calza_called"):
     face: int
 
 
-class Revealed(DiceRevealed, frozen=True, tag="liars-dice.revealed"):
-    """Every cup is lifted: `hands[p]` is player p's dice (empty if out)."""
+class Revealed(DiceRevealed, frozen=True, tag="liars-dice.revealed", gc=False):
+    """Every cup is lifted: `hands[p]` is player p's dice (empty if out). One per round,
+    never in a reference cycle: untracked by the garbage collector."""
 
     hands: tuple[tuple[int, ...], ...]
     quantity: int

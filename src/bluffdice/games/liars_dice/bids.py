@@ -3,7 +3,9 @@
 A `BidLadder` belongs to one rule set (`rules.ladder`). It interns every `Bid`, and keeps
 the legal actions of each (dice in play, last bid, palifico) situation in a table the first
 time it is asked, so `legal_actions` and the legality test in `apply` are dictionary
-look-ups on the hot path of the solver and the simulator.
+look-ups on the hot path of the solver and the simulator. A table also remembers, per
+action, what the engine derives from it (the record of a seat's bid, the table after it),
+so a move of a random playout builds no key and looks nothing up twice.
 """
 
 from __future__ import annotations
@@ -12,7 +14,17 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import TYPE_CHECKING
 
-from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction, face_plural
+import msgspec
+
+from bluffdice.games.base import Event
+from bluffdice.games.liars_dice.actions import (
+    Bid,
+    BidMade,
+    Calza,
+    Challenge,
+    LiarsDiceAction,
+    face_plural,
+)
 
 if TYPE_CHECKING:
     from bluffdice.games.liars_dice.rules import LiarsDiceRules
@@ -20,9 +32,44 @@ if TYPE_CHECKING:
 _CHALLENGE = Challenge()
 _CALZA = Calza()
 
+SEATS = 8
+"""The most players a game seats (the engine's MAX_PLAYERS)."""
+
+
+class BidCall(msgspec.Struct, frozen=True):
+    """One bid of the current round, by whom."""
+
+    player: int
+    quantity: int
+    face: int
+
+
+Said = tuple[tuple[BidCall], tuple[Event, ...]]
+"""A seat's bid as the round records it (a one-tuple, ready to extend the round's bids),
+and the events it causes."""
+
+
+class Move:
+    """One legal action of a situation, and what follows from it, worked out once.
+
+    `action` is the ladder's own object (plain ints, whatever a caller sent). For a bid,
+    `said[p]` is seat p making it (shared by every situation the bid is legal in: events
+    are immutable values) and `follow` the situation's legal actions once the bid stands,
+    filled by `BidLadder.after` on first use.
+    """
+
+    __slots__ = ("action", "said", "follow")
+
+    def __init__(self, action: LiarsDiceAction, said: tuple[Said, ...] = ()) -> None:
+        self.action = action
+        self.said = said
+        self.follow: MoveTable | None = None
+
+
 _Key = tuple[int, Bid | None, bool]
-MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[object, LiarsDiceAction]]
-"""A situation's legal actions in order, and the same actions as a look-up table."""
+MoveTable = tuple[tuple[LiarsDiceAction, ...], dict[object, Move]]
+"""A situation's legal actions in order, and each action's `Move` by the action (a bid
+equal to one of them finds it too)."""
 
 
 def whole_numbers(bid: Bid) -> bool:
@@ -41,6 +88,7 @@ class BidLadder:
         self.rules = rules
         self.faces = rules.faces
         self._bids: dict[tuple[int, int], Bid] = {}
+        self._said: dict[Bid, tuple[Said, ...]] = {}
         self.tables: dict[_Key, MoveTable] = {}
         """What `moves` has built so far, by (dice in play, last bid, palifico)."""
         self.wild = (self.wild_face(False), self.wild_face(True))
@@ -112,8 +160,8 @@ class BidLadder:
         return self.moves(total, last, palifico)[0]
 
     def moves(self, total: int, last: Bid | None, palifico: bool) -> MoveTable:
-        """The legal actions, and each mapped to itself: one look-up both checks an action
-        and finds the ladder's own object for it (plain ints, whatever the caller sent)."""
+        """The legal actions, and each action's `Move`: one look-up both checks an action
+        and finds the ladder's own object for it."""
         key = (total, last, palifico)
         found = self.tables.get(key)
         if found is None:
@@ -128,8 +176,27 @@ class BidLadder:
                 if self.rules.calza:
                     actions.append(_CALZA)
             legal = tuple(actions)
-            found = self.tables[key] = (legal, {a: a for a in legal})
+            found = self.tables[key] = (legal, {a: self._move(a) for a in legal})
         return found
+
+    def after(self, move: Move, total: int, palifico: bool) -> MoveTable:
+        """The legal actions once the bid of `move` stands (`total` dice in play), kept in
+        `move.follow` for the next time."""
+        assert type(move.action) is Bid
+        follow = move.follow = self.moves(total, move.action, palifico)
+        return follow
+
+    def _move(self, action: LiarsDiceAction) -> Move:
+        if type(action) is not Bid:
+            return Move(action)
+        said = self._said.get(action)
+        if said is None:
+            q, f = action.quantity, action.face
+            said = self._said[action] = tuple(
+                ((BidCall(p, q, f),), (BidMade(player=p, quantity=q, face=f),))
+                for p in range(SEATS)
+            )
+        return Move(action, said)
 
     def is_legal(self, total: int, last: Bid | None, palifico: bool, action: object) -> bool:
         try:

@@ -33,7 +33,6 @@ from bluffdice.games.base import (
 from bluffdice.games.liars_dice.actions import (
     Action,
     Bid,
-    BidMade,
     Calza,
     CalzaCalled,
     Challenge,
@@ -50,12 +49,13 @@ from bluffdice.games.liars_dice.actions import (
     RoundStarted,
     YourDice,
 )
-from bluffdice.games.liars_dice.bids import BidLadder, MoveTable, whole_numbers
+from bluffdice.games.liars_dice.bids import SEATS, BidLadder, MoveTable, whole_numbers
+from bluffdice.games.liars_dice.bids import BidCall as BidCall  # the round's record of a bid
 from bluffdice.games.liars_dice.dice import cup_outcome, roll_table, zero_sum_returns
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MAX_PLAYERS = SEATS
 
 # Reasons for a change in a player's dice.
 LOST_CHALLENGE = "lost_challenge"  # the challenged bid held: the challenger loses a die
@@ -64,16 +64,9 @@ CALZA_RIGHT = "calza_right"
 CALZA_WRONG = "calza_wrong"
 
 
-class BidCall(msgspec.Struct, frozen=True):
-    """One bid of the current round, by whom."""
-
-    player: int
-    quantity: int
-    face: int
-
-
-class RoundSummary(msgspec.Struct, frozen=True):
-    """How the previous round ended, as everyone saw it (all cups were lifted)."""
+class RoundSummary(msgspec.Struct, frozen=True, gc=False):
+    """How the previous round ended, as everyone saw it (all cups were lifted). Values
+    only, never in a reference cycle: untracked by the garbage collector, as states."""
 
     round: int
     bids: tuple[BidCall, ...]
@@ -108,8 +101,12 @@ class LiarsDiceView(msgspec.Struct, frozen=True, tag="liars-dice.view"):
     game: str = "liars-dice"
 
 
-class LiarsDiceState(TableState, frozen=True):
-    """The whole truth of a single-hand game, every cup included. Players get views."""
+class LiarsDiceState(TableState, frozen=True, gc=False):
+    """The whole truth of a single-hand game, every cup included. Players get views.
+
+    Untracked by the garbage collector (`gc=False`): a state refers to no state, so it
+    is never part of a reference cycle, and a playout makes one per move.
+    """
 
     starter: int = -1
     dice: tuple[int, ...] = ()
@@ -152,6 +149,9 @@ class LiarsDiceState(TableState, frozen=True):
 
     def legal_actions(self) -> Sequence[LiarsDiceAction]:
         global _LAST
+        last = _LAST
+        if last[0] is self:  # made by a bid, or asked before
+            return last[1][0]
         if self.phase != "bid":
             return ()
         ladder: BidLadder = self.rules.ladder
@@ -162,39 +162,46 @@ class LiarsDiceState(TableState, frozen=True):
 
     def apply(self, action: Any) -> Step:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
+        global _LAST
         phase = self.phase
         if phase == "bid":
             last = _LAST
             try:
-                found = (last[1] if last[0] is self else _moves(self))[1].get(action)
+                move = (last[1] if last[0] is self else _moves(self))[1].get(action)
             except TypeError:  # not even hashable: certainly not an action
-                found = None
-            # `found` is the rules' own action: a numpy int in a bid becomes an int, so
-            # events and the record hold plain numbers. The actions `legal_actions` gave
-            # are those objects, so only a look-alike needs a closer look.
-            if found is None or (
-                found is not action and type(found) is Bid and not whole_numbers(action)
-            ):
+                move = None
+            if move is None:
                 raise IllegalAction(self._why_illegal(action))
-            if type(found) is Bid:
-                me = self.turn
-                key = (me, found.quantity, found.face)
-                call, made = _CALLS.get(key) or _bid_events(key)
-                nxt = me + 1 if me + 1 < self.players else 0
-                if not self.dice[nxt]:
-                    nxt = self.next_alive(me)
-                state = _replace(
-                    self,
-                    bid=found,
-                    bidder=me,
-                    bids=self.bids + (call,),
-                    turn=nxt,
-                    moves=self.moves + 1,
-                )
-                return _step(Step, (state, made))
-            # liar or calza: the round ends (and counts the move)
-            events: list[Event] = []
-            return _step(Step, (self._apply_action(found, events), tuple(events)))  # type: ignore[arg-type]
+            found = move.action
+            if type(found) is not Bid:
+                return self._showdown(found)  # liar or calza: the round ends
+            # `found` is the rules' own bid: a numpy int in a bid becomes an int, so events
+            # and the record hold plain numbers. The actions `legal_actions` gave are those
+            # objects, so only a look-alike needs a closer look.
+            if found is not action and not whole_numbers(action):
+                raise IllegalAction(self._why_illegal(action))
+            me = self.turn
+            call, made = move.said[me]
+            counts = self.dice
+            nxt = me + 1
+            if nxt == self.players:
+                nxt = 0
+            if not counts[nxt]:
+                nxt = _next_alive(counts, me)
+            state = _replace(
+                self,
+                bid=found,
+                bidder=me,
+                bids=self.bids + call,
+                turn=nxt,
+                moves=self.moves + 1,
+            )
+            # A driver asks the new state's legal actions next: they are known already.
+            _LAST = (
+                state,
+                move.follow or self.rules.ladder.after(move, sum(counts), self.palifico),
+            )
+            return _step(Step, (state, made))
         if phase == "roll":
             roller = self.turn
             count = self.dice[roller]
@@ -204,7 +211,7 @@ class LiarsDiceState(TableState, frozen=True):
             except TypeError:  # a list among the dice: not hashable, not a roll
                 known = None
             if known is None or (
-                known is not action
+                known[0] is not action
                 and (
                     not isinstance(action, Dice)
                     or not isinstance(action.dice, tuple)
@@ -216,10 +223,10 @@ class LiarsDiceState(TableState, frozen=True):
                     "(e.g. dice " + "1" * count + ")"
                 )
             dice = action.dice
-            rolled = (roller, dice)
-            shown = (known is action and _ROLLED.get(rolled)) or _roll_events(
-                rolled, known is action
-            )
+            if known[0] is action:
+                shown = known[1][roller] or _roll_events(roller, dice, known[1])
+            else:  # dice that only look like the table's own keep their exact form
+                shown = _roll_events(roller, dice, None)
             cups = list(self.hands)
             cups[roller] = dice
             hands = tuple(cups)
@@ -244,7 +251,7 @@ class LiarsDiceState(TableState, frozen=True):
             raise IllegalAction(
                 f"chance must pick the first player (first 0 .. first {self.players - 1})"
             )
-        events = []
+        events: list[Event] = []
         state = self._start_round(action.player, 1, events)
         return _step(Step, (_replace(state, moves=self.moves + 1), tuple(events)))
 
@@ -341,11 +348,7 @@ class LiarsDiceState(TableState, frozen=True):
 
     def next_alive(self, player: int) -> int:
         """The next player after `player`, clockwise, who still has dice."""
-        for step in range(1, self.players + 1):
-            candidate = (player + step) % self.players
-            if self.dice[candidate]:
-                return candidate
-        raise AssertionError("no player left")  # pragma: no cover - the game ends first
+        return _next_alive(self.dice, player)
 
     def alive_from(self, player: int) -> int:
         """`player` if still in, else the next living player after them."""
@@ -353,107 +356,129 @@ class LiarsDiceState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_action(self, action: LiarsDiceAction, events: list[Event]) -> LiarsDiceState:
-        """Liar or calza on the standing bid: lift the cups, count, and end the round."""
-        me = self.turn
-        bid = self.bid
+    def _showdown(self, action: LiarsDiceAction) -> Step:
+        """Liar or calza on the standing bid: lift the cups, count, settle the die and end
+        the round (or the game). The last move of every single-round game, so it is one
+        pass that builds one new state."""
+        me, bidder, bid = self.turn, self.bidder, self.bid
         assert bid is not None  # liar and calza are only legal after a bid
+        rules: LiarsDiceRules = self.rules
         quantity, face = bid.quantity, bid.face
-        wild = self.rules.ladder.wild[self.palifico]
+        wild = rules.ladder.wild[self.palifico]
         counted = (face, wild)  # a wild die counts as the bid's face
+        hands = self.hands
         count = 0
-        for hand in self.hands:
+        for hand in hands:
             for d in hand:
                 if d in counted:
                     count += 1
-        reveal = Revealed(hands=self.hands, quantity=quantity, face=face, count=count, wild=wild)
+        said: Event
         if type(action) is Challenge:
-            events.append(Challenged(player=me, bidder=self.bidder, quantity=quantity, face=face))
-            events.append(reveal)
+            call = "liar"
+            said = Challenged(player=me, bidder=bidder, quantity=quantity, face=face)
             if count >= quantity:
-                return self._end_round("liar", me, count, (me, -1, LOST_CHALLENGE), events)
-            return self._end_round("liar", me, count, (self.bidder, -1, CAUGHT_BLUFFING), events)
-        events.append(CalzaCalled(player=me, bidder=self.bidder, quantity=quantity, face=face))
-        events.append(reveal)
-        if count == quantity:
-            return self._end_round("calza", me, count, (me, +1, CALZA_RIGHT), events)
-        return self._end_round("calza", me, count, (me, -1, CALZA_WRONG), events)
-
-    def _end_round(
-        self,
-        call: str,
-        caller: int,
-        count: int,
-        change: tuple[int, int, str],
-        events: list[Event],
-    ) -> LiarsDiceState:
-        rules: LiarsDiceRules = self.rules
-        n = self.players
-        player, delta, reason = change
-        dice = list(self.dice)
-        before = dice[player]
-        after = dice[player] = max(0, min(rules.dice, before + delta))
+                player, delta, reason = me, -1, LOST_CHALLENGE
+            else:
+                player, delta, reason = bidder, -1, CAUGHT_BLUFFING
+        else:
+            call = "calza"
+            said = CalzaCalled(player=me, bidder=bidder, quantity=quantity, face=face)
+            if count == quantity:
+                player, delta, reason = me, +1, CALZA_RIGHT
+            else:
+                player, delta, reason = me, -1, CALZA_WRONG
+        counts = self.dice
+        before = counts[player]  # at least 1: the caller and the bidder both play
+        after = before + delta
+        if after > rules.dice:  # a right calza with a full cup wins nothing
+            after = rules.dice
+        cups = list(counts)
+        cups[player] = after
+        dice = tuple(cups)
         changed = DiceChanged(player=player, change=after - before, dice=after, reason=reason)
-        events.append(changed)
-        eliminated: tuple[int, ...] = self.eliminated
-        eliminated_in: tuple[int, ...] = self.eliminated_in
-        if after == 0:
-            eliminated = eliminated + (player,)
-            eliminated_in = eliminated_in + (self.round,)
-            events.append(Eliminated(player=player))
         summary = RoundSummary(
             round=self.round,
             bids=self.bids,
             call=call,
-            caller=caller,
-            hands=self.hands,
+            caller=me,
+            hands=hands,
             count=count,
             changes=(changed,),
         )
+        shown: tuple[Event, ...] = (
+            said,
+            Revealed(hands=hands, quantity=quantity, face=face, count=count, wild=wild),
+            changed,
+        )
+        eliminated, eliminated_in = self.eliminated, self.eliminated_in
+        if after == 0:
+            eliminated += (player,)
+            eliminated_in += (self.round,)
+            shown += _ELIMINATED[player]
+        n = self.players
+        left = n
         result: GameOver | None = None
-        alive: list[int] = []
         if rules.single_round:
             result = _single_round_result(n, player, delta > 0)
-        elif len(alive := [p for p in range(n) if dice[p]]) <= 1:
-            result = GameOver(
-                winners=tuple(alive),
-                losers=tuple(eliminated),
-                standings=tuple(alive) + tuple(reversed(eliminated)),
-            )
-        ended: dict[str, Any] = {}
+        else:
+            left -= dice.count(0)
+            if left <= 1:
+                alive = tuple(p for p in range(n) if dice[p])
+                result = GameOver(
+                    winners=alive, losers=eliminated, standings=alive + eliminated[::-1]
+                )
         if result is not None:
-            events.append(result)
-            ended = {"phase": "over", "turn": -1, "result": result}
+            state = _replace(
+                self,
+                phase="over",
+                turn=-1,
+                moves=self.moves + 1,
+                dice=dice,
+                hands=((),) * n,
+                bid=None,
+                bidder=-1,
+                bids=(),
+                palifico=False,
+                eliminated=eliminated,
+                eliminated_in=eliminated_in,
+                last_round=summary,
+                result=result,
+            )
+            return _step(Step, (state, shown + (result,)))
+        # The loser of a challenge, or the calza caller, opens the next round; a player
+        # first down to one die, with three or more left, makes it a palifico round.
+        starter = player if call == "liar" else me
+        if not dice[starter]:
+            starter = _next_alive(dice, starter)
+        done = self.palifico_done
+        palifico = rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
+        if palifico:
+            done = done[:player] + (True,) + done[player + 1 :]
+        roller = 0  # every living cup is rolled, in seat order
+        while not dice[roller]:
+            roller += 1
+        shown += (
+            RoundStarted(round=self.round + 1, starter=starter, dice=dice, palifico=palifico),
+        )
         state = _replace(
             self,
+            phase="roll",
+            turn=roller,
+            round=self.round + 1,
             moves=self.moves + 1,
-            dice=tuple(dice),
-            eliminated=eliminated,
-            eliminated_in=eliminated_in,
+            starter=starter,
+            dice=dice,
             hands=((),) * n,
             bid=None,
             bidder=-1,
             bids=(),
-            palifico=False,
+            palifico=palifico,
+            palifico_done=done,
+            eliminated=eliminated,
+            eliminated_in=eliminated_in,
             last_round=summary,
-            **ended,
         )
-        if result is not None:
-            return state
-        # The loser of a challenge, or the calza caller, opens the next round.
-        starter = player if call == "liar" else caller
-        palifico = (
-            rules.palifico
-            and delta < 0
-            and after == 1
-            and not self.palifico_done[player]
-            and len(alive) >= 3
-        )
-        if palifico:
-            done = list(self.palifico_done)
-            done[player] = True
-            state = _replace(state, palifico_done=tuple(done))
-        return state._start_round(state.alive_from(starter), self.round + 1, events, palifico)
+        return _step(Step, (state, shown))
 
     def _start_round(
         self, starter: int, number: int, events: list[Event], palifico: bool = False
@@ -465,7 +490,9 @@ class LiarsDiceState(TableState, frozen=True):
         else:
             dice, first = self.dice, {}
         events.append(RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico))
-        first_roller = next(p for p in range(n) if dice[p])
+        first_roller = 0
+        while not dice[first_roller]:
+            first_roller += 1
         return _replace(
             self,
             dice=dice,
@@ -520,11 +547,14 @@ named tuple: half the cost, on every move."""
 _FIRST: dict[tuple[int, int], tuple[LiarsDiceRules, LiarsDiceState]] = {}
 
 _replace = msgspec.structs.replace
-_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]] = {}
+_Rolled = tuple[Dice, list[tuple[Event, ...] | None]]
+"""A roll outcome, and the events of each seat rolling it (made on first use)."""
+_ROLLS: dict[int, tuple[Sequence[tuple[Dice, Fraction]], dict[Any, _Rolled]]] = {}
 """By `dice << 4 | faces` (faces fit in four bits): an int key costs no tuple per move."""
 _LAST: tuple[object, MoveTable] = (None, ((), {}))
-"""The last bidding state whose legal actions were looked up, and its table: a driver
-asks `legal_actions` and then `apply` of the same state, so the second look-up is free."""
+"""The last bidding state whose legal actions were looked up or made by a bid, and its
+table: a driver asks `legal_actions` and then `apply` of the same state, so the second
+look-up is free, and a bid's table knows the next one (`Move.follow`)."""
 
 
 def _moves(state: LiarsDiceState) -> MoveTable:
@@ -540,33 +570,29 @@ def _moves(state: LiarsDiceState) -> MoveTable:
     return table
 
 
-_CALLS: dict[tuple[int, int, int], tuple[BidCall, tuple[Event, ...]]] = {}
-_ROLLED: dict[tuple[int, tuple[int, ...]], tuple[Event, ...]] = {}
-"""Events are immutable values, so the few that recur (a bid by a seat, a seat's roll)
-are made once and shared: building them anew was a third of a move's cost."""
+_ELIMINATED = tuple((Eliminated(player=p),) for p in range(MAX_PLAYERS))
+"""Seat p going out, as the one event to add to a round's end."""
 
 
-def _bid_events(key: tuple[int, int, int]) -> tuple[BidCall, tuple[Event, ...]]:
-    """The record of a bid (player, quantity, face) and the events it causes."""
-    player, quantity, face = key
-    made = (
-        BidCall(player, quantity, face),
-        (BidMade(player=player, quantity=quantity, face=face),),
-    )
-    _CALLS[key] = made
-    return made
-
-
-def _roll_events(key: tuple[int, tuple[int, ...]], keep: bool) -> tuple[Event, ...]:
-    """The events of seat `player` rolling `dice`; kept for next time unless `keep` is
-    false (dice that only look like the table's own: keep their exact form, once)."""
-    player, dice = key
+def _roll_events(
+    player: int, dice: tuple[int, ...], keep: list[tuple[Event, ...] | None] | None
+) -> tuple[Event, ...]:
+    """The events of seat `player` rolling `dice`, kept in `keep[player]` (the outcome's
+    own list) for next time: events are immutable values, shared by every game."""
     events = (Rolled(player=player, count=len(dice)), YourDice(player=player, dice=dice))
-    if keep:
-        if len(_ROLLED) > 4096:
-            _ROLLED.clear()
-        _ROLLED[key] = events
+    if keep is not None:
+        keep[player] = events
     return events
+
+
+def _next_alive(dice: tuple[int, ...], player: int) -> int:
+    """The next seat after `player`, clockwise, whose cup holds dice."""
+    players = len(dice)
+    for step in range(1, players + 1):
+        candidate = (player + step) % players
+        if dice[candidate]:
+            return candidate
+    raise AssertionError("no player left")  # pragma: no cover - the game ends first
 
 
 @cache
@@ -578,11 +604,11 @@ def _single_round_result(players: int, player: int, won: bool) -> GameOver:
     return GameOver(winners=winners, losers=losers, standings=winners + losers)
 
 
-def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, Dice]]:
-    """The chance outcomes of a cup (key `dice << 4 | faces`), and each mapped to itself
-    (as `_moves`: one look-up checks an outcome and tells the table's own objects apart)."""
+def _rolls(key: int) -> tuple[Sequence[tuple[Dice, Fraction]], dict[Any, _Rolled]]:
+    """The chance outcomes of a cup (key `dice << 4 | faces`), and by each its own object
+    and events (as `_moves`: one look-up checks an outcome and finds what it causes)."""
     outcomes = roll_table(Dice, key >> 4, key & 15)[0]
-    found = _ROLLS[key] = (outcomes, {o: o for o, _ in outcomes})
+    found = _ROLLS[key] = (outcomes, {o: (o, [None] * MAX_PLAYERS) for o, _ in outcomes})
     return found
 
 

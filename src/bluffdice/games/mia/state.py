@@ -245,32 +245,33 @@ class MiaState(TableState, frozen=True):
         return _step(Step, (msgspec.structs.replace(state, moves=moves), tuple(events)))
 
     def view(self, player: int | None) -> MiaView:
-        rules: MiaRules = self.rules
-        mine = (
-            player is not None
-            and player == self.roller
-            and self.looked
-            and self.phase in ("hold", "respond", "mia")
-        )
-        my_turn = player is not None and player == self.current_player
+        # A table views every state once per recipient: each fact is worked out once.
+        phase = self.phase
+        turn = self.current_player
+        lives, scores = self._tallies()
+        roller = player is not None and player == self.roller
         return MiaView(
-            rules=rules.text,
+            rules=self.rules.text,
             player=player,
             players=self.players,
             state_id=self.moves,
-            phase=self.phase,
-            turn=self.current_player,
+            phase=phase,
+            turn=turn,
             round=self.round,
-            lives=self.lives,
-            score=self.scores,
+            lives=lives,
+            score=scores,
             drinks=self.drinks,
             out=self.out,
             announced=self.announced or None,
             announcer=self.announcer if self.announcer >= 0 else None,
             calls=self.calls,
-            my_dice=self.dice if mine else None,
+            my_dice=(
+                self.dice
+                if roller and self.looked and phase in ("hold", "respond", "mia")
+                else None
+            ),
             looked=self.looked if player == self.roller else False,
-            legal_actions=self._legal()[0] if my_turn else (),
+            legal_actions=self._legal()[0] if player is not None and player == turn else (),
             last_round=self.last_round,
             result=self.result,
         )
@@ -375,18 +376,19 @@ class MiaState(TableState, frozen=True):
     @property
     def lives(self) -> tuple[int, ...]:
         """Lives left (lives mode); in other modes the starting lives, unchanged."""
-        if self.rules.mode != "lives":
-            return tuple(self.rules.lives for _ in range(self.players))
-        return tuple(max(0, self.rules.lives - n) for n in self.lost)
+        return self._tallies()[0]
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Score mode: rounds joined minus rounds lost; drinking: sips drunk; lives: lives."""
-        if self.rules.mode == "score":
-            return tuple(j - n for j, n in zip(self.joined, self.lost, strict=True))
-        if self.rules.mode == "drinking":
-            return self.lost
-        return self.lives
+        return self._tallies()[1]
+
+    def _tallies(self) -> _Tallies:
+        """(lives, scores), worked out once per tally: every state of a round shares
+        them, and a table views each state once per recipient."""
+        rules: MiaRules = self.rules
+        key = (rules.mode, rules.lives, self.players, self.lost, self.joined)
+        return _TALLIES.get(key) or _tallies(key)
 
     def next_alive(self, player: int) -> int:
         """The next player after `player`, clockwise, who is still in the game."""
@@ -717,6 +719,28 @@ class MiaState(TableState, frozen=True):
         if count == 1:
             return FirstPlayer(dice[0] - 1)
         return Dice(max(dice) * 10 + min(dice))
+
+
+_Tallies = tuple[tuple[int, ...], tuple[int, ...]]
+_TALLIES: dict[tuple[str, int, int, tuple[int, ...], tuple[int, ...]], _Tallies] = {}
+"""(lives, scores) by (mode, starting lives, players, lost, joined): a few per game."""
+
+
+def _tallies(key: tuple[str, int, int, tuple[int, ...], tuple[int, ...]]) -> _Tallies:
+    mode, start, players, lost, joined = key
+    if mode == "lives":
+        lives = tuple(max(0, start - n) for n in lost)
+        found = lives, lives
+    else:
+        full = (start,) * players
+        if mode == "score":
+            found = full, tuple(j - n for j, n in zip(joined, lost, strict=True))
+        else:  # drinking: sips drunk
+            found = full, lost
+    if len(_TALLIES) > 4096:
+        _TALLIES.clear()
+    _TALLIES[key] = found
+    return found
 
 
 _Legal = tuple[tuple[MiaAction, ...], frozenset[MiaAction]]
