@@ -47,6 +47,8 @@ _POOL = 1 << 17
 """Games played side by side at most (larger batches go through in turn)."""
 
 HOLD, ANSWER, OVER = 0, 1, 2
+_SCALE = np.float32(WIDTH * 2.0**-32)
+"""A 32-bit word times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
 
 Progress = Callable[[int], None]
 """Called with the number of games that finished since the last call."""
@@ -217,8 +219,7 @@ class MiaSim:
             row += hold
             row += answer
             # one draw per decision against the row's alias table
-            rng.random(n, dtype=np.float32, out=u)
-            u *= WIDTH
+            np.multiply(_words(rng, n), _SCALE, out=u, dtype=np.float32)
             flat = np.multiply(row, _COLUMNS, dtype=np.int32)
             j = u.astype(i16)
             flat += j + hold_at * _COLUMNS
@@ -229,6 +230,28 @@ class MiaSim:
             if trace is not None and gid[0] == 0 and not over[0]:
                 trace.append((int(turn[0]), int(act[0]), bool(answering[0])))
 
+            # believing: the roll and the announcement on the new dice, in this step ---
+            rolled = act == ROLL
+            r = np.flatnonzero(rolled)
+            if r.size:
+                me = turn[r]
+                if dice_source is None:  # one 64-bit word: the dice and the decision
+                    words = _words(rng, 2 * r.size)
+                    new = self._dice_of(words[: r.size])
+                    words = words[r.size :]
+                else:
+                    new = np.asarray(dice_source(r.size), dtype=i16)
+                    words = _words(rng, r.size)
+                dice[r] = new
+                held = me * ix(_PER_SEAT)
+                held += np.multiply(me != opener[r], FV, dtype=ix)
+                held += ann[r] * ix(VALUES_N)
+                held += new + ix(hold_at)
+                act[r] = self._draw(held, words)
+                steps += int(r.size)
+                if trace is not None and rolled[0] and gid[0] == 0:
+                    trace.append((int(turn[0]), int(act[0]), False))
+
             # announcements and passes ----------------------------------------------
             said = act < VALUES_N
             if instant:  # a Mia shown at once ends the round (settled below)
@@ -237,22 +260,16 @@ class MiaSim:
             ann += (act - ann) * said
             if P > 2:  # heads-up, the announcer is the other seat
                 announcer += (turn - announcer) * said
-            if not simple:
-                roller += (turn - roller) * (said > answering)
+            if not simple:  # a holder's announcement (after a roll too) makes them the roller
+                roller += (turn - roller) * (said > (answering > rolled))
             called |= np.left_shift(said, turn, dtype=i16)
             if P == 2:
                 turn ^= said
             else:
                 turn += (nxt[seat0 + turn] - turn) * said
-
-            # rolls -----------------------------------------------------------------
-            rolled = act == ROLL
-            r = np.flatnonzero(rolled)
-            if r.size:
-                dice[r] = roll(rng, r.size)
             answering = said
             # every other action ends the round
-            done_now = ~(said | rolled)
+            done_now = ~said
             if over_count:
                 done_now &= ~over
             e = np.flatnonzero(done_now)
@@ -400,12 +417,27 @@ class MiaSim:
         return loser, mia_loss, found, start
 
     def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
-        # One of the 36 rolls from a 53-bit uniform: each roll's chance is 1/36 within
-        # about 2**-52, and this is faster than numpy's bounded integers (rejection
-        # sampling). The 37th entry repeats the 36th for a draw that rounds up to 36.
-        x = rng.random(size)
-        x *= 36
-        return self.rolls.take(x.astype(np.intp))
+        return self._dice_of(_words(rng, size))
+
+    def _dice_of(self, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
+        # One of the 36 rolls from a 32-bit word, as floor(word * 36 / 2**32): each
+        # roll's chance is 1/36 within 36 / 2**32, and this is much faster than numpy's
+        # bounded integers (rejection sampling).
+        x = words.astype(np.uint64)
+        x *= np.uint64(36)
+        x >>= np.uint64(32)
+        return self.rolls.take(x.view(np.int64))
+
+    def _draw(self, rows: Any, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
+        """One decision per table row in `rows`, from one 32-bit word each (the main step
+        does the same inline, into buffers it keeps)."""
+        u = np.multiply(words, _SCALE, dtype=np.float32)
+        j = u.astype(np.int16)
+        flat = np.multiply(rows, _COLUMNS, dtype=np.int32)
+        flat += j
+        act = self.other.take(flat)
+        act += (j - act) * (u < self.cut.take(flat))
+        return act
 
     def _settle(
         self,
@@ -501,6 +533,14 @@ class MiaSim:
             first=first_seat,
             steps=steps,
         )
+
+
+def _words(rng: np.random.Generator, size: int) -> npt.NDArray[np.uint32]:
+    """`size` uniform 32-bit words, two from each 64-bit output of the bit generator:
+    a float32 from `rng.random` costs a whole output, so this halves the generator's
+    work, which is the largest single cost of a step."""
+    raw: npt.NDArray[np.uint64] = rng.bit_generator.random_raw((size + 1) // 2)
+    return raw.view(np.uint32)[:size]
 
 
 def _pick(mask: Any, yes: Any, no: Any) -> Any:
