@@ -435,7 +435,7 @@ class MiaSim:
         j = u.astype(np.int16)
         flat = np.multiply(rows, _COLUMNS, dtype=np.int32)
         flat += j
-        act = self.other.take(flat)
+        act: npt.NDArray[np.int16] = self.other.take(flat)
         act += (j - act) * (u < self.cut.take(flat))
         return act
 
