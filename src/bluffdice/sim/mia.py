@@ -47,6 +47,9 @@ _POOL = 1 << 17
 """Games played side by side at most (larger batches go through in turn)."""
 
 HOLD, ANSWER, OVER = 0, 1, 2
+_PENDING = 32
+_OVER = 64
+"""A game sitting a step out shows one of these as its action (see `run`)."""
 _SCALE = np.float32(WIDTH * 2.0**-32)
 """A 32-bit word times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
 
@@ -155,19 +158,17 @@ class MiaSim:
             first_seat = rng.integers(0, P, size=games, dtype=np.int8)
         else:
             first_seat = np.full(games, first, dtype=np.int8)
-        starter = first_seat[:n].astype(i16)
-        # One entry per game ...
+        # One entry per game (the round's state is set when it opens) ...
         gid = np.arange(n, dtype=np.int32)
-        answering = np.zeros(n, dtype=bool)
         over = np.zeros(n, dtype=bool)
-        turn = starter.copy()
-        opener = starter.copy()
-        roller = starter.copy()
-        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
-        dice = np.asarray(roll(rng, n), dtype=i16)
-        ann = np.full(n, -1, dtype=i16)
-        prev = np.full(n, -1, dtype=i16)
-        announcer = np.full(n, -1, dtype=i16)
+        frozen = np.zeros(n, dtype=i16)  # _OVER, or _PENDING + the action that ended it
+        turn = np.zeros(n, dtype=i16)
+        opener = np.zeros(n, dtype=i16)
+        roller = np.zeros(n, dtype=i16)
+        dice = np.zeros(n, dtype=i16)
+        ann = np.zeros(n, dtype=i16)
+        prev = np.zeros(n, dtype=i16)
+        announcer = np.zeros(n, dtype=i16)
         called = np.zeros(n, dtype=i16)
         rnd = np.ones(n, dtype=np.int32)
         alive = np.full(n, P, dtype=i16)
@@ -184,8 +185,9 @@ class MiaSim:
         instant = rules.mia_end == "instant"
         cut, other = self.cut, self.other
         simple = P == 2 and not rules.pass_allowed
+        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
         u = np.empty(n, dtype=np.float32)
-        steps = step_count = over_count = 0
+        steps = step_count = over_count = pending = 0
         # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N
         # + dice, answer rows after them (see mia_tables for the situations).
         FV = FLOORS * VALUES_N
@@ -197,62 +199,93 @@ class MiaSim:
                 return 1 - seat
             return nxt[seat0[rows] + seat]
 
+        def roll_and_announce(g: Any, me: Any, standing: Any) -> Any:
+            """The holders `me` of games `g` roll and decide on their new dice, over the
+            value `standing` (-1: none): one 64-bit word gives the dice and the draw."""
+            if dice_source is None:
+                words = _words(rng, 2 * g.size)
+                new = self._dice_of(words[: g.size])
+                words = words[g.size :]
+            else:
+                new = np.asarray(dice_source(g.size), dtype=i16)
+                words = _words(rng, g.size)
+            dice[g] = new
+            held = me * ix(_PER_SEAT)
+            held += np.multiply(me != opener[g], FV, dtype=ix)
+            held += standing * ix(VALUES_N)
+            held += new + ix(hold_at)
+            return self._draw(held, words)
+
+        def open_rounds(g: Any, starts: Any) -> tuple[Any, Any]:
+            """New rounds in games `g`, opened by the seats `starts`: the opener rolls and
+            announces at once. Returns the games whose opening ended the round at once
+            (cheers, or an instant Mia shown), with that action."""
+            opener[g] = starts
+            roller[g] = starts
+            a = roll_and_announce(g, starts, np.full(g.size, -1, dtype=i16))
+            if trace is not None and gid[0] == 0 and g[0] == 0:
+                trace.append((int(starts[0]), int(a[0]), False))
+            said = a < VALUES_N
+            if instant:
+                said &= a != mia
+            none = np.full(g.size, -1, dtype=i16)
+            ann[g] = _pick(said, a, none)
+            prev[g] = none
+            announcer[g] = _pick(said, starts, none)
+            called[g] = np.left_shift(said, starts, dtype=i16)
+            turn[g] = _pick(said, next_of(g, starts), starts)
+            ended = np.flatnonzero(~said)
+            return g[ended], a[ended]
+
+        def freeze(g: Any, a: Any) -> int:
+            """Rounds that ended as they opened wait for the next step to be settled (so
+            a step settles rounds once): their games sit it out, showing action `a`."""
+            frozen[g] = a + _PENDING
+            return int(g.size)
+
+        # Every round opens with the opener's roll and announcement, so a step only ever
+        # answers a call.
+        pending = freeze(*open_rounds(np.arange(n), first_seat[:n].astype(i16)))
+        steps += n
         while n:
+            # a step: every live game answers the call standing --------------------------
             step_count += 1
             if step_count > max_steps:
                 raise RuntimeError(f"games still running after {max_steps} steps")
-            steps += n - over_count
-            # the table row of every game's decision
-            hold = np.multiply(turn != opener, FV, dtype=ix)
-            hold += ann * ix(VALUES_N)
-            hold += dice
-            # heads-up without the pass, the dice under the cup are the other seat's
+            steps += n - over_count - pending
+            # the answer row; heads-up without the pass, the dice under the cup are the
+            # other seat's
             rolled_by = (turn == opener) if simple else (roller != opener)
-            answer = np.multiply(rolled_by, 2 * FV, dtype=ix)
-            answer += prev * ix(2 * VALUES_N)
-            answer += ann * ix(2)
-            answer += (called >> turn) & 1
-            answer += ix(answer_at - hold_at)
-            answer -= hold
-            answer *= answering  # masks blend by arithmetic: np.where branches per item
-            row = turn * ix(_PER_SEAT)
-            row += hold
-            row += answer
+            row = np.multiply(rolled_by, 2 * FV, dtype=ix)
+            row += prev * ix(2 * VALUES_N)
+            row += ann * ix(2)
+            row += (called >> turn) & 1
+            row += turn * ix(_PER_SEAT)
             # one draw per decision against the row's alias table
             np.multiply(_words(rng, n), _SCALE, out=u, dtype=np.float32)
             flat = np.multiply(row, _COLUMNS, dtype=np.int32)
             j = u.astype(i16)
-            flat += j + hold_at * _COLUMNS
+            flat += j + answer_at * _COLUMNS
             act = other.take(flat)
             act += (j - act) * (u < cut.take(flat))
-            if over_count:  # finished games wait for the next compaction, doing nothing
-                np.maximum(act, np.multiply(over, WIDTH, dtype=i16), out=act)
-            if trace is not None and gid[0] == 0 and not over[0]:
-                trace.append((int(turn[0]), int(act[0]), bool(answering[0])))
+            if over_count or pending:  # finished and pending games sit the step out
+                np.maximum(act, frozen, out=act)
+            if trace is not None and gid[0] == 0 and not frozen[0]:
+                trace.append((int(turn[0]), int(act[0]), True))
 
-            # believing: the roll and the announcement on the new dice, in this step ---
+            # believing: the roll and the announcement on the new dice, in this step
             rolled = act == ROLL
             r = np.flatnonzero(rolled)
             if r.size:
                 me = turn[r]
-                if dice_source is None:  # one 64-bit word: the dice and the decision
-                    words = _words(rng, 2 * r.size)
-                    new = self._dice_of(words[: r.size])
-                    words = words[r.size :]
-                else:
-                    new = np.asarray(dice_source(r.size), dtype=i16)
-                    words = _words(rng, r.size)
-                dice[r] = new
-                held = me * ix(_PER_SEAT)
-                held += np.multiply(me != opener[r], FV, dtype=ix)
-                held += ann[r] * ix(VALUES_N)
-                held += new + ix(hold_at)
-                act[r] = self._draw(held, words)
+                act[r] = roll_and_announce(r, me, ann[r])
                 steps += int(r.size)
                 if trace is not None and rolled[0] and gid[0] == 0:
                     trace.append((int(turn[0]), int(act[0]), False))
+                if not simple:
+                    roller[r] = me
 
-            # announcements and passes ----------------------------------------------
+            # announcements and passes
             said = act < VALUES_N
             if instant:  # a Mia shown at once ends the round (settled below)
                 said &= act != mia
@@ -260,87 +293,80 @@ class MiaSim:
             ann += (act - ann) * said
             if P > 2:  # heads-up, the announcer is the other seat
                 announcer += (turn - announcer) * said
-            if not simple:  # a holder's announcement (after a roll too) makes them the roller
-                roller += (turn - roller) * (said > (answering > rolled))
             called |= np.left_shift(said, turn, dtype=i16)
             if P == 2:
                 turn ^= said
             else:
                 turn += (nxt[seat0 + turn] - turn) * said
-            answering = said
-            # every other action ends the round
+            # every other action ends the round (and the pending ones end now)
             done_now = ~said
             if over_count:
-                done_now &= ~over
+                done_now &= act < _OVER
             e = np.flatnonzero(done_now)
-            if not e.size:
-                continue
-            act_e, me = act[e], turn[e]
-            caller = 1 - me if P == 2 else announcer[e]
-            who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
-            loser, mia_loss, found, new_starter = self._round_ends(
-                rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
-            )
-            done = self._settle(
-                e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
-            )
-            if not lives_mode:
-                done = rnd[e] >= rules.rounds
-            go_on = e[~done]
-            starts = new_starter[~done]
-            if P > 2 and go_on.size:
-                starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
-            finished = e[done]
-            if finished.size:
-                ids = gid[finished]
-                cells = (seat0[finished][:, None] + np.arange(P)).ravel()
-                out_lost[ids] = lost[cells].reshape(-1, P)
-                out_drinks[ids] = drinks[cells].reshape(-1, P)
-                out_out[ids] = out[cells].reshape(-1, P)
-                out_rounds[ids] = rnd[finished]
-                if progress is not None:
-                    progress(int(finished.size))
-                # the next games take the finished ones' slots
-                k = min(int(finished.size), games - started)
-                if k:
-                    fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
-                    started += k
-                    gid[fresh] = new
-                    rnd[fresh] = 0  # counted up to round 1 with the others below
-                    alive[fresh] = P
-                    cells = cells[: k * P]
-                    lost[cells] = 0
-                    drinks[cells] = 0
-                    out[cells] = False
-                    nxt[cells] = np.tile(clockwise, k)
-                    go_on = np.concatenate([go_on, fresh])
-                    starts = np.concatenate([starts, first_seat[new].astype(i16)])
-                stopped = finished[k:]
-                if stopped.size:
-                    over[stopped] = True
-                    ann[stopped] = 0  # keeps their (unused) table row in range
-                    prev[stopped] = 0
-                    over_count += int(stopped.size)
-            if go_on.size:  # a new round
-                rnd[go_on] += 1
-                turn[go_on] = starts
-                opener[go_on] = starts
-                roller[go_on] = starts
-                dice[go_on] = roll(rng, go_on.size)
-                ann[go_on] = -1
-                prev[go_on] = -1
-                announcer[go_on] = -1
-                called[go_on] = 0
+            act_e = act[e]
+            if pending:
+                act_e -= _PENDING * (act_e >= _PENDING)
+                frozen[e] = 0
+                pending = 0
+
+            # the rounds that ended ------------------------------------------------------
+            if e.size:
+                me = turn[e]
+                caller = 1 - me if P == 2 else announcer[e]
+                who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
+                loser, mia_loss, found, new_starter = self._round_ends(
+                    rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
+                )
+                done = self._settle(
+                    e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
+                )
+                if not lives_mode:
+                    done = rnd[e] >= rules.rounds
+                go_on = e[~done]
+                starts = new_starter[~done]
+                if P > 2 and go_on.size:
+                    starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
+                finished = e[done]
+                if finished.size:
+                    ids = gid[finished]
+                    cells = (seat0[finished][:, None] + np.arange(P)).ravel()
+                    out_lost[ids] = lost[cells].reshape(-1, P)
+                    out_drinks[ids] = drinks[cells].reshape(-1, P)
+                    out_out[ids] = out[cells].reshape(-1, P)
+                    out_rounds[ids] = rnd[finished]
+                    if progress is not None:
+                        progress(int(finished.size))
+                    # the next games take the finished ones' slots
+                    k = min(int(finished.size), games - started)
+                    if k:
+                        fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
+                        started += k
+                        gid[fresh] = new
+                        rnd[fresh] = 0  # counted up to round 1 with the others below
+                        alive[fresh] = P
+                        cells = cells[: k * P]
+                        lost[cells] = 0
+                        drinks[cells] = 0
+                        out[cells] = False
+                        nxt[cells] = np.tile(clockwise, k)
+                        go_on = np.concatenate([go_on, fresh])
+                        starts = np.concatenate([starts, first_seat[new].astype(i16)])
+                    stopped = finished[k:]
+                    if stopped.size:
+                        over[stopped] = True
+                        frozen[stopped] = _OVER
+                        ann[stopped] = 0  # keeps their (unused) table row in range
+                        prev[stopped] = 0
+                        over_count += int(stopped.size)
+                if go_on.size:  # a new round
+                    rnd[go_on] += 1
+                    pending = freeze(*open_rounds(go_on, starts))
+                    steps += int(go_on.size)
             if over_count * 4 > n:  # the last games: compact once a quarter have finished
                 keep = np.flatnonzero(~over)
                 cells = (seat0[keep][:, None] + np.arange(P)).ravel()
-                gid, answering, turn, opener, roller = (
-                    gid[keep],
-                    answering[keep],
-                    turn[keep],
-                    opener[keep],
-                    roller[keep],
-                )
+                gid, turn, opener, roller = gid[keep], turn[keep], opener[keep], roller[keep]
+                frozen = frozen[keep]
                 dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
                 called, rnd, alive = called[keep], rnd[keep], alive[keep]
                 lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
@@ -349,7 +375,6 @@ class MiaSim:
                 over = np.zeros(n, dtype=bool)
                 u = np.empty(n, dtype=np.float32)
                 over_count = 0
-
         return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
 
     # --- pieces ----------------------------------------------------------------------
