@@ -199,9 +199,10 @@ class MiaSim:
                 return 1 - seat
             return nxt[seat0[rows] + seat]
 
-        def roll_and_announce(g: Any, me: Any, standing: Any) -> Any:
-            """The holders `me` of games `g` roll and decide on their new dice, over the
-            value `standing` (-1: none): one 64-bit word gives the dice and the draw."""
+        def roll_and_announce(g: Any, me: Any, role: Any, standing: Any) -> Any:
+            """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
+            decide on their new dice, over the value `standing` (-1: none): one 64-bit
+            word gives the dice and the draw."""
             if dice_source is None:
                 words = _words(rng, 2 * g.size)
                 new = self._dice_of(words[: g.size])
@@ -211,7 +212,7 @@ class MiaSim:
                 words = _words(rng, g.size)
             dice[g] = new
             held = me * ix(_PER_SEAT)
-            held += np.multiply(me != opener[g], FV, dtype=ix)
+            held += np.multiply(role, FV, dtype=ix)
             held += standing * ix(VALUES_N)
             held += new + ix(hold_at)
             return self._draw(held, words)
@@ -221,17 +222,18 @@ class MiaSim:
             announces at once. Returns the games whose opening ended the round at once
             (cheers, or an instant Mia shown), with that action."""
             opener[g] = starts
-            roller[g] = starts
-            a = roll_and_announce(g, starts, np.full(g.size, -1, dtype=i16))
+            if not simple:
+                roller[g] = starts
+            a = roll_and_announce(g, starts, 0, np.full(g.size, -1, dtype=i16))
             if trace is not None and gid[0] == 0 and g[0] == 0:
                 trace.append((int(starts[0]), int(a[0]), False))
             said = a < VALUES_N
             if instant:
                 said &= a != mia
-            none = np.full(g.size, -1, dtype=i16)
-            ann[g] = _pick(said, a, none)
-            prev[g] = none
-            announcer[g] = _pick(said, starts, none)
+            ann[g] = _pick(said, a, -1)
+            prev[g] = -1
+            if P > 2:
+                announcer[g] = _pick(said, starts, -1)
             called[g] = np.left_shift(said, starts, dtype=i16)
             turn[g] = _pick(said, next_of(g, starts), starts)
             ended = np.flatnonzero(~said)
@@ -263,7 +265,7 @@ class MiaSim:
             row += turn * ix(_PER_SEAT)
             # one draw per decision against the row's alias table
             np.multiply(_words(rng, n), _SCALE, out=u, dtype=np.float32)
-            flat = np.multiply(row, _COLUMNS, dtype=np.int32)
+            flat = np.multiply(row, _COLUMNS, dtype=np.intp)
             j = u.astype(i16)
             flat += j + answer_at * _COLUMNS
             act = other.take(flat)
@@ -275,15 +277,29 @@ class MiaSim:
 
             # believing: the roll and the announcement on the new dice, in this step
             rolled = act == ROLL
-            r = np.flatnonzero(rolled)
-            if r.size:
+            k = int(np.count_nonzero(rolled))
+            if dice_source is None and 3 * k > n:
+                # many roll (no pass): for every game at once, kept where it rolled
+                words = _words(rng, 2 * n)
+                new = self._dice_of(words[:n])
+                held = turn * ix(_PER_SEAT)
+                held += np.multiply(turn != opener, FV, dtype=ix)
+                held += ann * ix(VALUES_N)
+                held += new + ix(hold_at)
+                dice += (new - dice) * rolled
+                act += (self._draw(held, words[n:]) - act) * rolled
+                if not simple:
+                    roller += (turn - roller) * rolled
+                steps += k
+            elif k:  # few roll, or the dice come in the order they are rolled: a subset
+                r = np.flatnonzero(rolled)
                 me = turn[r]
-                act[r] = roll_and_announce(r, me, ann[r])
-                steps += int(r.size)
-                if trace is not None and rolled[0] and gid[0] == 0:
-                    trace.append((int(turn[0]), int(act[0]), False))
+                act[r] = roll_and_announce(r, me, me != opener[r], ann[r])
+                steps += k
                 if not simple:
                     roller[r] = me
+            if trace is not None and rolled[0] and gid[0] == 0:
+                trace.append((int(turn[0]), int(act[0]), False))
 
             # announcements and passes
             said = act < VALUES_N
@@ -400,7 +416,7 @@ class MiaSim:
         rank = self.rank
         # challenges: after Mia, a real one costs the looker, else the announcer
         at_mia = a == mia
-        truthful = rank[d] >= rank[a]
+        truthful = rank.take(d) >= rank.take(a)
         d_mia = d == mia
         lose_me = at_mia & d_mia | ~at_mia & truthful
         loser = _pick(lose_me, me, who)
@@ -458,7 +474,7 @@ class MiaSim:
         does the same inline, into buffers it keeps)."""
         u = np.multiply(words, _SCALE, dtype=np.float32)
         j = u.astype(np.int16)
-        flat = np.multiply(rows, _COLUMNS, dtype=np.int32)
+        flat = np.multiply(rows, _COLUMNS, dtype=np.intp)
         flat += j
         act: npt.NDArray[np.int16] = self.other.take(flat)
         act += (j - act) * (u < self.cut.take(flat))
