@@ -63,9 +63,7 @@ def best_rate(run: Callable[[], int], repeats: int) -> float:
 # --- 1. Mia rounds --------------------------------------------------------------------
 
 
-def mia_sim_rounds(
-    rules_text: str, bots: tuple[str, ...], games: int
-) -> Callable[[], int]:
+def mia_sim_rounds(rules_text: str, bots: tuple[str, ...], games: int) -> Callable[[], int]:
     from bluffdice.sim.mia import MiaSim
     from bluffdice.sim.mia_tables import table_for
 
