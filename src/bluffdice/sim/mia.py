@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.sim.alias import alias_tables
+from bluffdice.sim.alias import alias_tables, below, random_words
 from bluffdice.sim.mia_tables import (
     BEAT,
     CHALLENGE,
@@ -113,7 +113,7 @@ class MiaSim:
         self.other = other.ravel()
         self.rank = self.layout.rank.astype(np.int16)
         sides = self.layout.sides.astype(np.int16)
-        self.rolls = np.append(sides, sides[-1])
+        self.rolls = sides
         # Row numbers fit in 16 bits for every table size the engine allows (10 seats).
         self.index_type = np.int16 if self.players * _PER_SEAT < 2**15 else np.int32
 
@@ -204,12 +204,12 @@ class MiaSim:
             decide on their new dice, over the value `standing` (-1: none): one 64-bit
             word gives the dice and the draw."""
             if dice_source is None:
-                words = _words(rng, 2 * g.size)
+                words = random_words(rng, 2 * g.size)
                 new = self._dice_of(words[: g.size])
                 words = words[g.size :]
             else:
                 new = np.asarray(dice_source(g.size), dtype=i16)
-                words = _words(rng, g.size)
+                words = random_words(rng, g.size)
             dice[g] = new
             held = me * ix(_PER_SEAT)
             held += np.multiply(role, FV, dtype=ix)
@@ -264,7 +264,7 @@ class MiaSim:
             row += (called >> turn) & 1
             row += turn * ix(_PER_SEAT)
             # one draw per decision against the row's alias table
-            np.multiply(_words(rng, n), _SCALE, out=u, dtype=np.float32)
+            np.multiply(random_words(rng, n), _SCALE, out=u, dtype=np.float32)
             flat = np.multiply(row, _COLUMNS, dtype=np.intp)
             j = u.astype(i16)
             flat += j + answer_at * _COLUMNS
@@ -280,7 +280,7 @@ class MiaSim:
             k = int(np.count_nonzero(rolled))
             if dice_source is None and 3 * k > n:
                 # many roll (no pass): for every game at once, kept where it rolled
-                words = _words(rng, 2 * n)
+                words = random_words(rng, 2 * n)
                 new = self._dice_of(words[:n])
                 held = turn * ix(_PER_SEAT)
                 held += np.multiply(turn != opener, FV, dtype=ix)
@@ -458,16 +458,11 @@ class MiaSim:
         return loser, mia_loss, found, start
 
     def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
-        return self._dice_of(_words(rng, size))
+        return self._dice_of(random_words(rng, size))
 
     def _dice_of(self, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
-        # One of the 36 rolls from a 32-bit word, as floor(word * 36 / 2**32): each
-        # roll's chance is 1/36 within 36 / 2**32, and this is much faster than numpy's
-        # bounded integers (rejection sampling).
-        x = words.astype(np.uint64)
-        x *= np.uint64(36)
-        x >>= np.uint64(32)
-        return self.rolls.take(x.view(np.int64))
+        # one of the 36 equally likely rolls per word
+        return self.rolls.take(below(words, 36))
 
     def _draw(self, rows: Any, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
         """One decision per table row in `rows`, from one 32-bit word each (the main step
@@ -574,14 +569,6 @@ class MiaSim:
             first=first_seat,
             steps=steps,
         )
-
-
-def _words(rng: np.random.Generator, size: int) -> npt.NDArray[np.uint32]:
-    """`size` uniform 32-bit words, two from each 64-bit output of the bit generator:
-    a float32 from `rng.random` costs a whole output, so this halves the generator's
-    work, which is the largest single cost of a step."""
-    raw: npt.NDArray[np.uint64] = rng.bit_generator.random_raw((size + 1) // 2)
-    return raw.view(np.uint32)[:size]
 
 
 def _pick(mask: Any, yes: Any, no: Any) -> Any:
