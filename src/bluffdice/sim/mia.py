@@ -201,8 +201,8 @@ class MiaSim:
 
         def roll_and_announce(g: Any, me: Any, role: Any, standing: Any) -> Any:
             """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
-            decide on their new dice, over the value `standing` (-1: none): one 64-bit
-            word gives the dice and the draw."""
+            decide on their new dice, over the value `standing` (None: no value, the
+            opening): one 64-bit word gives the dice and the draw."""
             if dice_source is None:
                 words = random_words(rng, 2 * g.size)
                 new = self._dice_of(words[: g.size])
@@ -212,9 +212,12 @@ class MiaSim:
                 words = random_words(rng, g.size)
             dice[g] = new
             held = me * ix(_PER_SEAT)
-            held += np.multiply(role, FV, dtype=ix)
-            held += standing * ix(VALUES_N)
-            held += new + ix(hold_at)
+            if standing is None:  # the opener: role 0, floor 0
+                held += new
+            else:
+                held += np.multiply(role, FV, dtype=ix)
+                held += standing * ix(VALUES_N)
+                held += new + ix(hold_at)
             return self._draw(held, words)
 
         def open_rounds(g: Any, starts: Any) -> tuple[Any, Any]:
@@ -224,7 +227,7 @@ class MiaSim:
             opener[g] = starts
             if not simple:
                 roller[g] = starts
-            a = roll_and_announce(g, starts, 0, np.full(g.size, -1, dtype=i16))
+            a = roll_and_announce(g, starts, 0, None)
             if trace is not None and gid[0] == 0 and g[0] == 0:
                 trace.append((int(starts[0]), int(a[0]), False))
             said = a < VALUES_N
