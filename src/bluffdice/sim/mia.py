@@ -181,6 +181,7 @@ class MiaSim:
         nxt = np.tile(clockwise, n)
 
         lives_mode = rules.mode == "lives"
+        drinking = rules.mode == "drinking"
         mia = lay.mia
         instant = rules.mia_end == "instant"
         cut, other = self.cut, self.other
@@ -349,9 +350,13 @@ class MiaSim:
                 if finished.size:
                     ids = gid[finished]
                     cells = (seat0[finished][:, None] + np.arange(P)).ravel()
+                    # (only lives mode knocks players out and changes `alive` and `nxt`;
+                    # only drinking mode pours stiff drinks)
                     out_lost[ids] = lost[cells].reshape(-1, P)
-                    out_drinks[ids] = drinks[cells].reshape(-1, P)
-                    out_out[ids] = out[cells].reshape(-1, P)
+                    if drinking:
+                        out_drinks[ids] = drinks[cells].reshape(-1, P)
+                    if lives_mode:
+                        out_out[ids] = out[cells].reshape(-1, P)
                     out_rounds[ids] = rnd[finished]
                     if progress is not None:
                         progress(int(finished.size))
@@ -362,12 +367,15 @@ class MiaSim:
                         started += k
                         gid[fresh] = new
                         rnd[fresh] = 0  # counted up to round 1 with the others below
-                        alive[fresh] = P
                         cells = cells[: k * P]
                         lost[cells] = 0
-                        drinks[cells] = 0
-                        out[cells] = False
-                        nxt[cells] = np.tile(clockwise, k)
+                        if drinking:
+                            drinks[cells] = 0
+                        if lives_mode:
+                            alive[fresh] = P
+                            out[cells] = False
+                            if P > 2:
+                                nxt[cells] = np.tile(clockwise, k)
                         go_on = np.concatenate([go_on, fresh])
                         starts = np.concatenate([starts, first_seat[new].astype(i16)])
                     stopped = finished[k:]
