@@ -1,11 +1,12 @@
 """Many Mia games at once between table policies, with numpy.
 
-Every game of a batch advances by one decision per step: the player to act holds fresh
-dice (announce, or cheers) or answers a call (challenge, roll, pass, give up, beat).
-Forced moves are folded in: opening a round and believing are rolls, so the new dice are
-drawn in the same step. Rounds that end in a step are settled together on the subset of
-games they ended in, which is where the rule options (penalties, lives, eliminations,
-who starts next, when the game ends) are applied, exactly as `games/mia/state.py` does.
+Every game of a batch answers one call per step (challenge, roll, pass, give up, beat).
+A holder's decision on fresh dice (announce, or cheers) never takes a step of its own:
+a player who believes rolls and announces in the step of the answer, and a round opens
+with the opener's roll and announcement in the step that settled the round before.
+Rounds that end in a step are settled together on the subset of games they ended in,
+which is where the rule options (penalties, lives, eliminations, who starts next, when
+the game ends) are applied, exactly as `games/mia/state.py` does.
 
 A decision is one look-up: every table row is turned into an alias table once (Walker's
 method), so sampling an action is one uniform number and two gathers (threshold and
@@ -139,7 +140,7 @@ class MiaSim:
 
         Every live game's state is a handful of 16-bit arrays; a step works on all of
         them at once with whole-array operations (no per-kind subsets, which cost a gather
-        and a scatter each), and only the rounds that ended (about one game in six) are
+        and a scatter each), and only the rounds that ended (one game in two to four) are
         settled on a subset."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         rules, P, lay = self.rules, self.players, self.layout
