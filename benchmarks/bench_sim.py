@@ -2,13 +2,16 @@
 
     .venv/bin/python benchmarks/bench_sim.py            # about a minute
     .venv/bin/python benchmarks/bench_sim.py --quick    # a few seconds, rougher
+    .venv/bin/python benchmarks/bench_sim.py --all      # more Mia rule options and tables
 
 Rows (each timed as the best of several interleaved repetitions, one process; times are
 the process's CPU time, so a machine shared with other work slows both sides alike and
 does not count the time the process waited for a core):
 
-1. Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`), against
-   the same bots played by the rules engine: target at least 5 million rounds a second.
+1. Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`): target
+   at least 5 million rounds a second for every preset and ranking option. The first two
+   rows also time the same bots played by the rules engine; the others show the simulator
+   alone (`--all` adds more rule options and tables: every row a user may want to check).
 2. Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
    against pyspiel's `liars_dice` random playouts driven from Python: target 30x.
 3. The same random playouts through the engine's public API (immutable, validated
@@ -66,7 +69,7 @@ def best_rate(run: Callable[[], int], repeats: int) -> float:
 # --- 1. Mia rounds --------------------------------------------------------------------
 
 
-def mia_sim_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Callable[[], int]:
+def mia_sim_rounds(rules_text: str, bots: tuple[str, ...], games: int) -> Callable[[], int]:
     from bluffdice.sim.mia import MiaSim
     from bluffdice.sim.mia_tables import table_for
 
@@ -93,6 +96,31 @@ def mia_engine_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Cal
         return rounds
 
     return run
+
+
+SIM_ROWS: list[tuple[str, tuple[str, ...]]] = [
+    ("doubles-ascending", ("honest", "liar")),
+    ("meyer", ("honest", "liar")),
+    ("drinking", ("honest", "liar")),
+    ("mia(halbmeier=on,pips=on)", ("honest", "liar")),
+]
+"""The other presets and ranking options, simulator only (after the two rows with the
+engine as reference): every preset and ranking option has a row."""
+
+SIM_ROWS_ALL: list[tuple[str, tuple[str, ...]]] = [
+    ("maexchen", ("honest", "liar")),
+    ("maexchen", ("random", "random")),
+    ("maexchen", ("cfr", "odds")),
+    ("classic", ("chain", "lucky")),
+    ("classic", ("random", "random")),
+    ("meyer", ("chain", "random")),
+    ("mia(pass=off,relaxed_raise=on,beat_mia=on)", ("odds", "lucky")),
+    ("mia(lives=3,mia_doubled=on,end=first_out,mia_starter=next)", ("honest", "liar")),
+    ("mia(little_mia=on,halbmeier=on,pass=off)", ("odds", "honest")),
+    ("classic", ("honest", "liar", "lucky")),
+    ("maexchen", ("odds", "lucky", "honest", "liar")),
+]
+"""More rule options, tables and seat counts (`--all`)."""
 
 
 # --- 2, 3. Liar's Dice random playouts ------------------------------------------------
@@ -235,6 +263,9 @@ def same_games(old: ModuleType, rules_text: str, games: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs, fewer repeats")
+    parser.add_argument(
+        "--all", action="store_true", help="more Mia simulator rows: rule options, tables, seats"
+    )
     args = parser.parse_args()
     repeats = 3 if args.quick else 5
     scale = 1 if args.quick else 4
@@ -276,6 +307,15 @@ def main() -> None:
         "rounds/s",
         5e6,
     )
+    for text, bots in SIM_ROWS + (SIM_ROWS_ALL if args.all else []):
+        compare(
+            f"sim: Mia {text}, {'/'.join(bots)}",
+            mia_sim_rounds(text, bots, 50_000 * scale),
+            "-",
+            None,
+            "rounds/s",
+            5e6,
+        )
     try:
         import pyspiel  # noqa: F401
 
@@ -334,7 +374,7 @@ def main() -> None:
     for col in ("what", "rate", "reference", "ref rate", "ratio", "target", "met"):
         table.add_column(col, justify="left" if col in ("what", "reference") else "right")
     for label, unit, ours_rate, ref_label, ref_rate, target in rows:
-        ratio = ours_rate / ref_rate if ref_rate else float("inf")
+        ratio = ours_rate / ref_rate if ref_rate else float("nan")
         if unit == "rounds/s":
             met = ours_rate >= target
             target_text = f"{target / 1e6:.0f}M {unit}"
@@ -345,8 +385,8 @@ def main() -> None:
             label,
             f"{ours_rate:,.0f} {unit}",
             ref_label,
-            f"{ref_rate:,.0f}",
-            f"{ratio:,.2f}x",
+            f"{ref_rate:,.0f}" if ref_rate else "-",
+            f"{ratio:,.2f}x" if ref_rate else "-",
             target_text,
             "yes" if met else "[red]no[/]",
         )

@@ -208,6 +208,21 @@ def test_same_seed_same_games() -> None:
     assert (a.lives == b.lives).all()
 
 
+def test_random_words_are_reproducible_and_draws_even() -> None:
+    from bluffdice.sim.alias import below, random_words
+
+    a = random_words(np.random.default_rng(3), 7)
+    assert a.dtype == np.uint32 and a.size == 7
+    assert (a == random_words(np.random.default_rng(3), 7)).all()
+    # floor(word * 36 / 2**32): the edges of the first two rolls and the last
+    edges = np.array([0, 2**32 // 36 - 1, 2**32 // 36 + 1, 2**32 - 1], dtype=np.uint32)
+    assert below(edges, 36).tolist() == [0, 0, 1, 35]
+    counts = np.bincount(below(random_words(np.random.default_rng(4), 360_000), 36))
+    assert counts.size == 36
+    chi2 = float(((counts - 10_000) ** 2 / 10_000).sum())
+    assert chi2 < 80  # 35 degrees of freedom: a false alarm about once in 50,000 runs
+
+
 FIXED_DICE = [
     ("maexchen", ("honest", "odds")),
     ("classic", ("honest", "honest")),

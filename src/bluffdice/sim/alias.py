@@ -1,5 +1,8 @@
 """Walker's alias tables: sample from a fixed distribution with one uniform number.
 
+The uniform numbers come from `random_words`, 32-bit words cut from the bit generator's
+64-bit outputs.
+
 For a row of `k` probabilities the table holds, per column `j`, a threshold and an
 alias: draw `x` uniform in [0, k), take column `j = floor(x)`, and answer `j` if the
 fraction `x - j` is below the threshold, else the alias. Building costs O(k) per row once;
@@ -44,3 +47,20 @@ def alias_tables(
     # threshold a hair above 0, so clear it.
     prob[(rows <= 0) & (alias != np.arange(k))] = 0.0
     return prob, alias
+
+
+def random_words(rng: np.random.Generator, size: int) -> npt.NDArray[np.uint32]:
+    """`size` uniform 32-bit words, two from each 64-bit output of the bit generator:
+    a float32 from `rng.random` costs a whole output, so this halves the generator's
+    work, which was the largest single cost of a simulator step."""
+    raw: npt.NDArray[np.uint64] = rng.bit_generator.random_raw((size + 1) // 2)
+    return raw.view(np.uint32)[:size]
+
+
+def below(words: npt.NDArray[np.uint32], k: int) -> npt.NDArray[np.int64]:
+    """floor(word * k / 2**32) for each word: uniform on range(k) within k / 2**32 (numpy's
+    bounded integers reject and redraw, which costs several times more)."""
+    x = words.astype(np.uint64)
+    x *= np.uint64(k)
+    x >>= np.uint64(32)
+    return x.view(np.int64)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from bluffdice.games.liars_dice.dice import hand_outcomes
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
-from bluffdice.sim.alias import alias_tables
+from bluffdice.sim.alias import alias_tables, below, random_words
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -224,19 +224,22 @@ class LiarsDiceSim:
                 raise ValueError(f"table {t.name!r} was made for other rules or players")
         rows = np.concatenate([t.probs.reshape(-1, self.layout.width) for t in seats])
         prob, alias = alias_tables(rows)
-        self.prob, self.alias = prob.ravel(), alias.ravel()
+        # column j's threshold is stored as j + threshold: a draw u in [0, width) is
+        # compared as it is, without taking its fraction
+        self.cut = (prob + np.arange(self.layout.width, dtype=np.float32)).ravel()
+        self.alias = alias.astype(np.int32).ravel()
         hp, ha = alias_tables(self.layout.hand_p[None, :])
         self.hand_prob, self.hand_alias = hp[0], ha[0]
 
     def _hands(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int32]:
         k = self.hand_prob.size
+        words = random_words(rng, size)
         if np.allclose(self.layout.hand_p, 1.0 / k):  # one die: every hand alike
-            return rng.integers(0, k, size=size, dtype=np.int32)
-        u = rng.random(size, dtype=np.float32) * k
+            return below(words, k).astype(np.int32)
+        u = np.multiply(words, np.float32(k * 2.0**-32), dtype=np.float32)
         j = np.minimum(u.astype(np.int32), k - 1)
-        hands: npt.NDArray[np.int32] = np.where(
-            u - j < self.hand_prob[j], j, self.hand_alias[j]
-        ).astype(np.int32)
+        other = self.hand_alias.astype(np.int32).take(j)
+        hands: npt.NDArray[np.int32] = other + (j - other) * (u - j < self.hand_prob.take(j))
         return hands
 
     def run(
@@ -258,42 +261,45 @@ class LiarsDiceSim:
         # The first entry of each seat's row for its hand: seat, hand, then last bid.
         row0 = ((hands + np.arange(P, dtype=i32) * H) * (B1 * W)).astype(i32)
         last = np.zeros(games, dtype=i32)  # (last bid + 1) * W
+        standing = np.full(games, -1, dtype=i32)  # the last bid
         bidder = np.full(games, -1, dtype=i32)
         nb = np.zeros(games, dtype=np.int16)
         gid = np.arange(games, dtype=i32)
         payer = np.zeros(games, dtype=np.int8)
         calza_right = np.zeros(games, dtype=bool)
         nbids = np.zeros(games, dtype=np.int16)
-        prob, alias, n_bids = self.prob, self.alias.astype(i32), lay.n_bids
+        cut, alias, n_bids = self.cut, self.alias, lay.n_bids
+        scale = np.float32(W * 2.0**-32)
         steps = 0
         seats = np.arange(P, dtype=i32)
         cur = row0[np.arange(games), turn]
         while gid.size:
             n = gid.size
             steps += n
-            u = rng.random(n, dtype=np.float32) * W
-            j = np.minimum(u.astype(i32), W - 1)
+            u = np.multiply(random_words(rng, n), scale, dtype=np.float32)
+            j = np.minimum(u.astype(i32), W - 1)  # u is W itself only by rounding
             flat = cur + last + j
-            act = np.where(u - j < prob[flat], j, alias[flat])
+            act = alias.take(flat)
+            act += (j - act) * (u < cut.take(flat))
             bid = act < n_bids
             if not bid.all():
                 e = np.flatnonzero(~bid)
                 g = gid[e]
                 payer[g], calza_right[g] = self._settle(
-                    hands[g], act[e], last[e] // W - 1, turn[e], bidder[e]
+                    hands.ravel(), g, act[e], standing[e], turn[e], bidder[e]
                 )
                 nbids[g] = nb[e]
                 keep = np.flatnonzero(bid)
                 gid, act, turn, nb = gid[keep], act[keep], turn[keep], nb[keep]
-            last, bidder = (act + 1) * W, turn
+            last, bidder, standing = (act + 1) * W, turn, act
             nb += 1
             turn = turn + 1
-            turn[turn == P] = 0
-            cur = row0[gid, turn] if P > 2 else row0.ravel()[gid * 2 + turn]
+            turn -= P * (turn == P)
+            cur = row0.ravel().take(gid * P + turn)
         del seats
         share = 1.0 / (P - 1)
         returns = np.full((games, P), share, dtype=np.float32)
-        returns[np.arange(games), payer] = -1.0
+        returns.ravel()[np.arange(games) * P + payer] = -1.0
         if calza_right.any():
             r = np.flatnonzero(calza_right)
             returns[r] = -share
@@ -302,7 +308,8 @@ class LiarsDiceSim:
 
     def _settle(
         self,
-        seat_hands: npt.NDArray[np.int32],
+        hands: npt.NDArray[np.int32],
+        games: npt.NDArray[np.int32],
         act: npt.NDArray[np.int32],
         bid: npt.NDArray[np.int32],
         caller: npt.NDArray[np.int32],
@@ -312,9 +319,14 @@ class LiarsDiceSim:
         single_round), and where a right calza makes the caller the one who wins: the
         payer pays 1, shared by the others; a right calza wins 1 from them."""
         lay = self.layout
-        face, quantity = lay.face[bid], lay.quantity[bid]
-        count = lay.count[seat_hands, face[:, None]].sum(axis=1)
+        face, quantity = lay.face.take(bid), lay.quantity.take(bid)
+        # the dice showing the face, seat by seat (hands[g * P + seat] is a seat's hand)
+        counts, faces, P = lay.count.ravel(), lay.count.shape[1], self.players
+        first = games * P
+        count = counts.take(hands.take(first) * faces + face)
+        for seat in range(1, P):
+            count += counts.take(hands.take(first + seat) * faces + face)
         calza = act == lay.calza
         # liar: the challenger pays if the bid holds, else the bidder; calza: the caller
-        payer = np.where(calza, caller, np.where(count >= quantity, caller, bidder))
+        payer = bidder + (caller - bidder) * (calza | (count >= quantity))
         return payer, calza & (count == quantity)

@@ -1,11 +1,12 @@
 """Many Mia games at once between table policies, with numpy.
 
-Every game of a batch advances by one decision per step: the player to act holds fresh
-dice (announce, or cheers) or answers a call (challenge, roll, pass, give up, beat).
-Forced moves are folded in: opening a round and believing are rolls, so the new dice are
-drawn in the same step. Rounds that end in a step are settled together on the subset of
-games they ended in, which is where the rule options (penalties, lives, eliminations,
-who starts next, when the game ends) are applied, exactly as `games/mia/state.py` does.
+Every game of a batch answers one call per step (challenge, roll, pass, give up, beat).
+A holder's decision on fresh dice (announce, or cheers) never takes a step of its own:
+a player who believes rolls and announces in the step of the answer, and a round opens
+with the opener's roll and announcement in the step that settled the round before.
+Rounds that end in a step are settled together on the subset of games they ended in,
+which is where the rule options (penalties, lives, eliminations, who starts next, when
+the game ends) are applied, exactly as `games/mia/state.py` does.
 
 A decision is one look-up: every table row is turned into an alias table once (Walker's
 method), so sampling an action is one uniform number and two gathers (threshold and
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.sim.alias import alias_tables
+from bluffdice.sim.alias import alias_tables, below, random_words
 from bluffdice.sim.mia_tables import (
     BEAT,
     CHALLENGE,
@@ -47,6 +48,11 @@ _POOL = 1 << 17
 """Games played side by side at most (larger batches go through in turn)."""
 
 HOLD, ANSWER, OVER = 0, 1, 2
+_PENDING = 32
+_OVER = 64
+"""A game sitting a step out shows one of these as its action (see `run`)."""
+_SCALE = np.float32(WIDTH * 2.0**-32)
+"""A 32-bit word times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
 
 Progress = Callable[[int], None]
 """Called with the number of games that finished since the last call."""
@@ -108,7 +114,7 @@ class MiaSim:
         self.other = other.ravel()
         self.rank = self.layout.rank.astype(np.int16)
         sides = self.layout.sides.astype(np.int16)
-        self.rolls = np.append(sides, sides[-1])
+        self.rolls = sides
         # Row numbers fit in 16 bits for every table size the engine allows (10 seats).
         self.index_type = np.int16 if self.players * _PER_SEAT < 2**15 else np.int32
 
@@ -134,7 +140,7 @@ class MiaSim:
 
         Every live game's state is a handful of 16-bit arrays; a step works on all of
         them at once with whole-array operations (no per-kind subsets, which cost a gather
-        and a scatter each), and only the rounds that ended (about one game in six) are
+        and a scatter each), and only the rounds that ended (one game in two to four) are
         settled on a subset."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         rules, P, lay = self.rules, self.players, self.layout
@@ -153,19 +159,17 @@ class MiaSim:
             first_seat = rng.integers(0, P, size=games, dtype=np.int8)
         else:
             first_seat = np.full(games, first, dtype=np.int8)
-        starter = first_seat[:n].astype(i16)
-        # One entry per game ...
+        # One entry per game (the round's state is set when it opens) ...
         gid = np.arange(n, dtype=np.int32)
-        answering = np.zeros(n, dtype=bool)
         over = np.zeros(n, dtype=bool)
-        turn = starter.copy()
-        opener = starter.copy()
-        roller = starter.copy()
-        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
-        dice = np.asarray(roll(rng, n), dtype=i16)
-        ann = np.full(n, -1, dtype=i16)
-        prev = np.full(n, -1, dtype=i16)
-        announcer = np.full(n, -1, dtype=i16)
+        frozen = np.zeros(n, dtype=i16)  # _OVER, or _PENDING + the action that ended it
+        turn = np.zeros(n, dtype=i16)
+        opener = np.zeros(n, dtype=i16)
+        roller = np.zeros(n, dtype=i16)
+        dice = np.zeros(n, dtype=i16)
+        ann = np.zeros(n, dtype=i16)
+        prev = np.zeros(n, dtype=i16)
+        announcer = np.zeros(n, dtype=i16)
         called = np.zeros(n, dtype=i16)
         rnd = np.ones(n, dtype=np.int32)
         alive = np.full(n, P, dtype=i16)
@@ -178,12 +182,14 @@ class MiaSim:
         nxt = np.tile(clockwise, n)
 
         lives_mode = rules.mode == "lives"
+        drinking = rules.mode == "drinking"
         mia = lay.mia
         instant = rules.mia_end == "instant"
         cut, other = self.cut, self.other
         simple = P == 2 and not rules.pass_allowed
+        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
         u = np.empty(n, dtype=np.float32)
-        steps = step_count = over_count = 0
+        steps = step_count = over_count = pending = 0
         # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N
         # + dice, answer rows after them (see mia_tables for the situations).
         FV = FLOORS * VALUES_N
@@ -195,41 +201,112 @@ class MiaSim:
                 return 1 - seat
             return nxt[seat0[rows] + seat]
 
+        def roll_and_announce(g: Any, me: Any, role: Any, standing: Any) -> Any:
+            """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
+            decide on their new dice, over the value `standing` (None: no value, the
+            opening): one 64-bit word gives the dice and the draw."""
+            if dice_source is None:
+                words = random_words(rng, 2 * g.size)
+                new = self._dice_of(words[: g.size])
+                words = words[g.size :]
+            else:
+                new = np.asarray(dice_source(g.size), dtype=i16)
+                words = random_words(rng, g.size)
+            dice[g] = new
+            held = me * ix(_PER_SEAT)
+            if standing is None:  # the opener: role 0, floor 0
+                held += new
+            else:
+                held += np.multiply(role, FV, dtype=ix)
+                held += standing * ix(VALUES_N)
+                held += new + ix(hold_at)
+            return self._draw(held, words)
+
+        def open_rounds(g: Any, starts: Any) -> tuple[Any, Any]:
+            """New rounds in games `g`, opened by the seats `starts`: the opener rolls and
+            announces at once. Returns the games whose opening ended the round at once
+            (cheers, or an instant Mia shown), with that action."""
+            opener[g] = starts
+            if not simple:
+                roller[g] = starts
+            a = roll_and_announce(g, starts, 0, None)
+            if trace is not None and gid[0] == 0 and g[0] == 0:
+                trace.append((int(starts[0]), int(a[0]), False))
+            said = a < VALUES_N
+            if instant:
+                said &= a != mia
+            ann[g] = _pick(said, a, -1)
+            prev[g] = -1
+            if P > 2:
+                announcer[g] = _pick(said, starts, -1)
+            called[g] = np.left_shift(said, starts, dtype=i16)
+            turn[g] = _pick(said, next_of(g, starts), starts)
+            ended = np.flatnonzero(~said)
+            return g[ended], a[ended]
+
+        def freeze(g: Any, a: Any) -> int:
+            """Rounds that ended as they opened wait for the next step to be settled (so
+            a step settles rounds once): their games sit it out, showing action `a`."""
+            frozen[g] = a + _PENDING
+            return int(g.size)
+
+        # Every round opens with the opener's roll and announcement, so a step only ever
+        # answers a call.
+        pending = freeze(*open_rounds(np.arange(n), first_seat[:n].astype(i16)))
+        steps += n
         while n:
+            # a step: every live game answers the call standing --------------------------
             step_count += 1
             if step_count > max_steps:
                 raise RuntimeError(f"games still running after {max_steps} steps")
-            steps += n - over_count
-            # the table row of every game's decision
-            hold = np.multiply(turn != opener, FV, dtype=ix)
-            hold += ann * ix(VALUES_N)
-            hold += dice
-            # heads-up without the pass, the dice under the cup are the other seat's
+            steps += n - over_count - pending
+            # the answer row; heads-up without the pass, the dice under the cup are the
+            # other seat's
             rolled_by = (turn == opener) if simple else (roller != opener)
-            answer = np.multiply(rolled_by, 2 * FV, dtype=ix)
-            answer += prev * ix(2 * VALUES_N)
-            answer += ann * ix(2)
-            answer += (called >> turn) & 1
-            answer += ix(answer_at - hold_at)
-            answer -= hold
-            answer *= answering  # masks blend by arithmetic: np.where branches per item
-            row = turn * ix(_PER_SEAT)
-            row += hold
-            row += answer
+            row = np.multiply(rolled_by, 2 * FV, dtype=ix)
+            row += prev * ix(2 * VALUES_N)
+            row += ann * ix(2)
+            row += (called >> turn) & 1
+            row += turn * ix(_PER_SEAT)
             # one draw per decision against the row's alias table
-            rng.random(n, dtype=np.float32, out=u)
-            u *= WIDTH
-            flat = np.multiply(row, _COLUMNS, dtype=np.int32)
+            np.multiply(random_words(rng, n), _SCALE, out=u, dtype=np.float32)
+            flat = np.multiply(row, _COLUMNS, dtype=np.intp)
             j = u.astype(i16)
-            flat += j + hold_at * _COLUMNS
+            flat += j + answer_at * _COLUMNS
             act = other.take(flat)
             act += (j - act) * (u < cut.take(flat))
-            if over_count:  # finished games wait for the next compaction, doing nothing
-                np.maximum(act, np.multiply(over, WIDTH, dtype=i16), out=act)
-            if trace is not None and gid[0] == 0 and not over[0]:
-                trace.append((int(turn[0]), int(act[0]), bool(answering[0])))
+            if over_count or pending:  # finished and pending games sit the step out
+                np.maximum(act, frozen, out=act)
+            if trace is not None and gid[0] == 0 and not frozen[0]:
+                trace.append((int(turn[0]), int(act[0]), True))
 
-            # announcements and passes ----------------------------------------------
+            # believing: the roll and the announcement on the new dice, in this step
+            rolled = act == ROLL
+            k = int(np.count_nonzero(rolled))
+            if dice_source is None and 3 * k > n:
+                # many roll (no pass): for every game at once, kept where it rolled
+                words = random_words(rng, 2 * n)
+                new = self._dice_of(words[:n])
+                held = turn * ix(_PER_SEAT)
+                held += np.multiply(turn != opener, FV, dtype=ix)
+                held += ann * ix(VALUES_N)
+                held += new + ix(hold_at)
+                dice += (new - dice) * rolled
+                act += (self._draw(held, words[n:]) - act) * rolled
+                if not simple:
+                    roller += (turn - roller) * rolled
+                steps += k
+            elif k:  # few roll, or the dice come in the order they are rolled: a subset
+                r = np.flatnonzero(rolled)
+                me = turn[r]
+                act[r] = roll_and_announce(r, me, me != opener[r], ann[r])
+                steps += k
+                if not simple:
+                    roller[r] = me
+            if trace is not None and rolled[0] and gid[0] == 0:
+                trace.append((int(turn[0]), int(act[0]), False))
+
+            # announcements and passes
             said = act < VALUES_N
             if instant:  # a Mia shown at once ends the round (settled below)
                 said &= act != mia
@@ -237,93 +314,87 @@ class MiaSim:
             ann += (act - ann) * said
             if P > 2:  # heads-up, the announcer is the other seat
                 announcer += (turn - announcer) * said
-            if not simple:
-                roller += (turn - roller) * (said > answering)
             called |= np.left_shift(said, turn, dtype=i16)
             if P == 2:
                 turn ^= said
             else:
                 turn += (nxt[seat0 + turn] - turn) * said
-
-            # rolls -----------------------------------------------------------------
-            rolled = act == ROLL
-            r = np.flatnonzero(rolled)
-            if r.size:
-                dice[r] = roll(rng, r.size)
-            answering = said
-            # every other action ends the round
-            done_now = ~(said | rolled)
+            # every other action ends the round (and the pending ones end now)
+            done_now = ~said
             if over_count:
-                done_now &= ~over
+                done_now &= act < _OVER
             e = np.flatnonzero(done_now)
-            if not e.size:
-                continue
-            act_e, me = act[e], turn[e]
-            caller = 1 - me if P == 2 else announcer[e]
-            who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
-            loser, mia_loss, found, new_starter = self._round_ends(
-                rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
-            )
-            done = self._settle(
-                e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
-            )
-            if not lives_mode:
-                done = rnd[e] >= rules.rounds
-            go_on = e[~done]
-            starts = new_starter[~done]
-            if P > 2 and go_on.size:
-                starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
-            finished = e[done]
-            if finished.size:
-                ids = gid[finished]
-                cells = (seat0[finished][:, None] + np.arange(P)).ravel()
-                out_lost[ids] = lost[cells].reshape(-1, P)
-                out_drinks[ids] = drinks[cells].reshape(-1, P)
-                out_out[ids] = out[cells].reshape(-1, P)
-                out_rounds[ids] = rnd[finished]
-                if progress is not None:
-                    progress(int(finished.size))
-                # the next games take the finished ones' slots
-                k = min(int(finished.size), games - started)
-                if k:
-                    fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
-                    started += k
-                    gid[fresh] = new
-                    rnd[fresh] = 0  # counted up to round 1 with the others below
-                    alive[fresh] = P
-                    cells = cells[: k * P]
-                    lost[cells] = 0
-                    drinks[cells] = 0
-                    out[cells] = False
-                    nxt[cells] = np.tile(clockwise, k)
-                    go_on = np.concatenate([go_on, fresh])
-                    starts = np.concatenate([starts, first_seat[new].astype(i16)])
-                stopped = finished[k:]
-                if stopped.size:
-                    over[stopped] = True
-                    ann[stopped] = 0  # keeps their (unused) table row in range
-                    prev[stopped] = 0
-                    over_count += int(stopped.size)
-            if go_on.size:  # a new round
-                rnd[go_on] += 1
-                turn[go_on] = starts
-                opener[go_on] = starts
-                roller[go_on] = starts
-                dice[go_on] = roll(rng, go_on.size)
-                ann[go_on] = -1
-                prev[go_on] = -1
-                announcer[go_on] = -1
-                called[go_on] = 0
+            act_e = act[e]
+            if pending:
+                act_e -= _PENDING * (act_e >= _PENDING)
+                frozen[e] = 0
+                pending = 0
+
+            # the rounds that ended ------------------------------------------------------
+            if e.size:
+                me = turn[e]
+                caller = 1 - me if P == 2 else announcer[e]
+                who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
+                loser, mia_loss, found, new_starter = self._round_ends(
+                    rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
+                )
+                done = self._settle(
+                    e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
+                )
+                if not lives_mode:
+                    done = rnd[e] >= rules.rounds
+                go_on = e[~done]
+                starts = new_starter[~done]
+                if P > 2 and go_on.size:
+                    starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
+                finished = e[done]
+                if finished.size:
+                    ids = gid[finished]
+                    cells = (seat0[finished][:, None] + np.arange(P)).ravel()
+                    # (only lives mode knocks players out and changes `alive` and `nxt`;
+                    # only drinking mode pours stiff drinks)
+                    out_lost[ids] = lost[cells].reshape(-1, P)
+                    if drinking:
+                        out_drinks[ids] = drinks[cells].reshape(-1, P)
+                    if lives_mode:
+                        out_out[ids] = out[cells].reshape(-1, P)
+                    out_rounds[ids] = rnd[finished]
+                    if progress is not None:
+                        progress(int(finished.size))
+                    # the next games take the finished ones' slots
+                    k = min(int(finished.size), games - started)
+                    if k:
+                        fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
+                        started += k
+                        gid[fresh] = new
+                        rnd[fresh] = 0  # counted up to round 1 with the others below
+                        cells = cells[: k * P]
+                        lost[cells] = 0
+                        if drinking:
+                            drinks[cells] = 0
+                        if lives_mode:
+                            alive[fresh] = P
+                            out[cells] = False
+                            if P > 2:
+                                nxt[cells] = np.tile(clockwise, k)
+                        go_on = np.concatenate([go_on, fresh])
+                        starts = np.concatenate([starts, first_seat[new].astype(i16)])
+                    stopped = finished[k:]
+                    if stopped.size:
+                        over[stopped] = True
+                        frozen[stopped] = _OVER
+                        ann[stopped] = 0  # keeps their (unused) table row in range
+                        prev[stopped] = 0
+                        over_count += int(stopped.size)
+                if go_on.size:  # a new round
+                    rnd[go_on] += 1
+                    pending = freeze(*open_rounds(go_on, starts))
+                    steps += int(go_on.size)
             if over_count * 4 > n:  # the last games: compact once a quarter have finished
                 keep = np.flatnonzero(~over)
                 cells = (seat0[keep][:, None] + np.arange(P)).ravel()
-                gid, answering, turn, opener, roller = (
-                    gid[keep],
-                    answering[keep],
-                    turn[keep],
-                    opener[keep],
-                    roller[keep],
-                )
+                gid, turn, opener, roller = gid[keep], turn[keep], opener[keep], roller[keep]
+                frozen = frozen[keep]
                 dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
                 called, rnd, alive = called[keep], rnd[keep], alive[keep]
                 lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
@@ -332,7 +403,6 @@ class MiaSim:
                 over = np.zeros(n, dtype=bool)
                 u = np.empty(n, dtype=np.float32)
                 over_count = 0
-
         return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
 
     # --- pieces ----------------------------------------------------------------------
@@ -358,7 +428,7 @@ class MiaSim:
         rank = self.rank
         # challenges: after Mia, a real one costs the looker, else the announcer
         at_mia = a == mia
-        truthful = rank[d] >= rank[a]
+        truthful = rank.take(d) >= rank.take(a)
         d_mia = d == mia
         lose_me = at_mia & d_mia | ~at_mia & truthful
         loser = _pick(lose_me, me, who)
@@ -400,12 +470,22 @@ class MiaSim:
         return loser, mia_loss, found, start
 
     def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
-        # One of the 36 rolls from a 53-bit uniform: each roll's chance is 1/36 within
-        # about 2**-52, and this is faster than numpy's bounded integers (rejection
-        # sampling). The 37th entry repeats the 36th for a draw that rounds up to 36.
-        x = rng.random(size)
-        x *= 36
-        return self.rolls.take(x.astype(np.intp))
+        return self._dice_of(random_words(rng, size))
+
+    def _dice_of(self, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
+        # one of the 36 equally likely rolls per word
+        return self.rolls.take(below(words, 36))
+
+    def _draw(self, rows: Any, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
+        """One decision per table row in `rows`, from one 32-bit word each (the main step
+        does the same inline, into buffers it keeps)."""
+        u = np.multiply(words, _SCALE, dtype=np.float32)
+        j = u.astype(np.int16)
+        flat = np.multiply(rows, _COLUMNS, dtype=np.intp)
+        flat += j
+        act: npt.NDArray[np.int16] = self.other.take(flat)
+        act += (j - act) * (u < self.cut.take(flat))
+        return act
 
     def _settle(
         self,
