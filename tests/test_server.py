@@ -75,15 +75,22 @@ def create(client: TestClient, rules: str = "mia(lives=1)", seats: Any = None, *
 
 
 class Socket:
-    """A websocket client that keeps every frame it received."""
+    """A websocket client that keeps every message it received. Each frame the server
+    sends is a JSON array of messages (one turn's worth); `recv` hands them out one by
+    one and `messages` keeps all it received, in order."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
-        self.frames: list[Msg] = []
+        self.messages: list[Msg] = []
+        self.waiting: list[Msg] = []
 
     def recv(self) -> Msg:
-        message: Msg = json.loads(self.ws.receive_text())
-        self.frames.append(message)
+        if not self.waiting:
+            frame = json.loads(self.ws.receive_text())
+            assert isinstance(frame, list) and frame, frame
+            self.waiting = frame
+        message: Msg = self.waiting.pop(0)
+        self.messages.append(message)
         return message
 
     def until(self, test: Callable[[Msg], bool]) -> Msg:
@@ -199,13 +206,13 @@ def test_a_person_and_a_bot_play_to_the_end_and_the_replay_reveals_everything(
         assert welcome["type"] == "welcome" and welcome["recipient"] == 0
         assert welcome["names"] == ["Ann", "honest"]
         end = play_out(sock, random.Random(3))
-    kinds = {m["type"] for m in sock.frames}
+    kinds = {m["type"] for m in sock.messages}
     assert {"table", "welcome", "turn", "prompt", "update"} <= kinds
-    assert all(m["recipient"] == 0 for m in sock.frames if m["type"] == "update")
+    assert all(m["recipient"] == 0 for m in sock.messages if m["type"] == "update")
     assert end["status"] == "finished"
     game_over = [
         e
-        for m in sock.frames
+        for m in sock.messages
         if m["type"] == "update"
         for e in m["events"]
         if e["type"] == "game_over"
@@ -234,15 +241,15 @@ def test_a_spectator_never_sees_hidden_dice(client: TestClient) -> None:
         sock = hello(ws, made["token"])
         play_out(sock, random.Random(5))
         watcher.until(lambda m: m["type"] == "table" and m["status"] == "finished")
-    updates = [m for m in watcher.frames if m["type"] in ("update", "welcome")]
+    updates = [m for m in watcher.messages if m["type"] in ("update", "welcome")]
     assert updates
-    for frame in watcher.frames:
-        text = json.dumps(frame)
+    for message in watcher.messages:
+        text = json.dumps(message)
         assert "your_dice" not in text
-        view = frame.get("view")
+        view = message.get("view")
         if view is not None:
             assert view["my_dice"] is None
-    mine = [e for m in sock.frames if m["type"] == "update" for e in m["events"]]
+    mine = [e for m in sock.messages if m["type"] == "update" for e in m["events"]]
     assert any(e["type"] == "liars-dice.your_dice" for e in mine)
 
 
@@ -347,7 +354,7 @@ def test_a_move_after_the_game_is_refused_as_game_over(client: TestClient) -> No
     with connect(client, made["id"], made["token"]) as ws:
         sock = hello(ws, made["token"])
         play_out(sock, random.Random(9))
-        last = [m for m in sock.frames if m["type"] == "update"][-1]["state_id"]
+        last = [m for m in sock.messages if m["type"] == "update"][-1]["state_id"]
         sock.send({"type": "move", "state_id": last, "action": {"type": "mia.roll"}})
         assert sock.until(lambda m: m["type"] == "refused")["code"] == "game_over"
 
@@ -399,7 +406,9 @@ def test_a_foreign_origin_is_turned_away(client: TestClient) -> None:
 
 def test_an_unknown_table_says_so(client: TestClient) -> None:
     with client.websocket_connect("/ws/none", headers=ORIGIN) as ws:
-        assert json.loads(ws.receive_text())["code"] == "no_table"
+        assert json.loads(ws.receive_text()) == [
+            {"type": "error", "code": "no_table", "reason": "no such table", "v": 1}
+        ]
 
 
 def test_a_flood_is_rate_limited(client: TestClient) -> None:
@@ -459,7 +468,7 @@ def test_every_step_is_stored_before_anyone_is_told(
         sock.send({"type": "move", "state_id": prompt["state_id"], "action": {"type": "mia.roll"}})
         with pytest.raises(WebSocketDisconnect):
             sock.until(lambda m: False)
-    assert not any(m["type"] == "update" for m in sock.frames)
+    assert not any(m["type"] == "update" for m in sock.messages)
     assert made["id"] not in hall.tables
     assert stored_steps(client, made["id"]) == stored
 

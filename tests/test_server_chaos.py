@@ -90,21 +90,21 @@ def watch(port: int, table: str, seconds: float) -> tuple[list[Any], list[Any], 
         ws.send(json.dumps({"type": "hello"}))
         end = time.monotonic() + 30
         while not history and time.monotonic() < end:
-            message = json.loads(ws.recv(timeout=30))
-            if message["type"] == "welcome":
-                history = message["history"]
+            for message in json.loads(ws.recv(timeout=30)):  # a frame: a list of messages
+                if message["type"] == "welcome":
+                    history = message["history"]
         end = time.monotonic() + seconds
         try:
-            while time.monotonic() < end:
+            while time.monotonic() < end and not finished:
                 try:
-                    message = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
+                    frame = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
                 except TimeoutError:
                     break
-                if message["type"] == "update":
-                    updates.append(message)
-                elif message["type"] == "table" and message["status"] == "finished":
-                    finished = True
-                    break
+                for message in frame:
+                    if message["type"] == "update":
+                        updates.append(message)
+                    elif message["type"] == "table" and message["status"] == "finished":
+                        finished = True
         except ConnectionClosed:
             pass
     return history, updates, finished

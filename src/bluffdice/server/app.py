@@ -189,7 +189,7 @@ def create_app(
         live = hall.find(websocket.path_params["id"])
         if live is None:
             await websocket.send_text(
-                '{"type":"error","code":"no_table","reason":"no such table","v":1}'
+                '[{"type":"error","code":"no_table","reason":"no such table","v":1}]'
             )
             await websocket.close(code=4404)
             return
