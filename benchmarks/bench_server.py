@@ -93,13 +93,27 @@ class Totals:
     """Connections the server closed (a client it found too slow or too eager)."""
     warm: int = 0
     """Moves completed before measuring (the warm-up waits for one per table)."""
+    frames: int = 0
+    """Frames the clients received while measuring."""
 
 
-UPDATE = b'{"type":"update"'
-STATE_ID = b'"state_id":'
-PROMPT = b'{"type":"prompt"'
-REFUSED = (b'{"type":"refused"', b'{"type":"error"')
-_prompt = msgspec.json.Decoder(dict[str, Any])
+class Message(msgspec.Struct):
+    """What a client reads of a message: its type, state id and (raw) view; msgspec
+    skips every other field without building it."""
+
+    type: str
+    state_id: int = -1
+    view: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class View(msgspec.Struct):
+    legal_actions: list[msgspec.Raw]
+
+
+_frame = msgspec.json.Decoder(list[Message])
+_message = msgspec.json.Decoder(Message)
+_view = msgspec.json.Decoder(View)
+LOOK = b'"mia.look"'
 
 
 class Client(asyncio.Protocol):
@@ -114,7 +128,8 @@ class Client(asyncio.Protocol):
         self.path, self.host, self.token = path, host, token
         self.seat, self.table, self.totals = seat, table, totals
         self.rng = random.Random(hash((table.id, seat)))
-        self.buffer = bytearray()
+        self.rest = b""
+        """Bytes of a frame not complete yet."""
         self.upgraded = False
         self.loop = asyncio.get_running_loop()
         self.ready: asyncio.Future[None] = self.loop.create_future()
@@ -122,8 +137,8 @@ class Client(asyncio.Protocol):
         self.last = time.monotonic()
         self.transport: asyncio.Transport | None = None
         self.stopped = False
-        self.waiting: bytes | None = None
-        """A prompt that came before play began."""
+        self.waiting: list[bytes] = []
+        """Frames that came before play began (their prompts wait for it)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -153,36 +168,40 @@ class Client(asyncio.Protocol):
         self.transport.write(header + b"\0\0\0\0" + payload)
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer
-        buffer += data
+        if self.rest:
+            data, self.rest = self.rest + data, b""
         if not self.upgraded:
-            end = buffer.find(b"\r\n\r\n")
+            end = data.find(b"\r\n\r\n")
             if end < 0:
+                self.rest = data
                 return
-            if not buffer.startswith(b"HTTP/1.1 101"):
-                self.ready.set_exception(ConnectionError(bytes(buffer[:end]).decode()))
+            if not data.startswith(b"HTTP/1.1 101"):
+                self.ready.set_exception(ConnectionError(data[:end].decode()))
                 return
-            del buffer[: end + 4]
+            data = data[end + 4 :]
             self.upgraded = True
             self.pace()
             self.send(msgspec.json.encode({"type": "hello", "token": self.token}))
             self.ready.set_result(None)
-        while len(buffer) >= 2:
-            size = buffer[1] & 0x7F
-            start = 2
+        at, n = 0, len(data)
+        while n - at >= 2:
+            size = data[at + 1] & 0x7F
+            start = at + 2
             if size == 126:
-                size, start = int.from_bytes(buffer[2:4], "big"), 4
+                size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4
             elif size == 127:
-                size, start = int.from_bytes(buffer[2:10], "big"), 10
-            if len(buffer) < start + size:
-                return
-            opcode = buffer[0] & 0x0F
-            payload = bytes(buffer[start : start + size])
-            del buffer[: start + size]
+                size, start = int.from_bytes(data[at + 2 : at + 10], "big"), at + 10
+            end = start + size
+            if end > n:
+                break
+            opcode = data[at] & 0x0F
             if opcode == 1 and not self.stopped:
-                self.message(payload)
+                self.frame(data[start:end])
             elif opcode == 9 and not self.stopped:
-                self.send(payload, opcode=10)  # the server's keepalive ping wants a pong
+                self.send(data[start:end], opcode=10)  # the server's keepalive ping
+            at = end
+        if at < n:
+            self.rest = data[at:]
 
     def pace(self) -> float:
         """Seconds to wait so as to stay within the server's limit of messages per second
@@ -194,48 +213,56 @@ class Client(asyncio.Protocol):
         self.allowance -= 1.0
         return 0.0 if self.allowance >= 0.0 else -self.allowance / rate
 
-    def move(self, state_id: int, move: dict[str, Any]) -> None:
+    def move(self, state_id: int, move: bytes) -> None:
         if self.stopped:
             return
         self.table.flight[state_id] = (time.perf_counter(), set())
-        self.send(msgspec.json.encode(move))
+        self.send(move)
 
-    def message(self, raw: bytes) -> None:
+    def frame(self, raw: bytes) -> None:
+        """One frame: the messages of one turn of the server, in order."""
+        if not self.totals.playing:
+            self.waiting.append(raw)
+            return
+        # a frame of a server before frames were batched holds one message
+        messages = _frame.decode(raw) if raw[:1] == b"[" else [_message.decode(raw)]
+        if self.totals.measuring:
+            self.totals.frames += 1
+        for message in messages:
+            kind = message.type
+            if kind == "update":
+                self.update(message.state_id)
+            elif kind == "prompt":
+                self.answer(message)
+            elif kind in ("refused", "error"):
+                self.totals.errors += 1
+
+    def update(self, state_id: int) -> None:
+        """An update to state U tells this seat of every move made at a state before U."""
         table, totals = self.table, self.totals
-        if raw.startswith(UPDATE):
-            if not table.flight:
-                return
-            # An update to state U tells this seat of every move made at a state before U.
-            at = raw.index(STATE_ID) + len(STATE_ID)
-            state_id = int(raw[at : raw.index(b",", at)])
-            for after, (sent, seen) in list(table.flight.items()):
-                if after < state_id:
-                    seen.add(self.seat)
-                    if len(seen) == 4:
-                        del table.flight[after]
-                        totals.warm += 1
-                        if totals.measuring:
-                            totals.latencies.append(time.perf_counter() - sent)
-                            totals.moves += 1
-        elif raw.startswith(PROMPT):
-            if not totals.playing:
-                self.waiting = raw
-                return
-            prompt = _prompt.decode(raw)
-            actions = prompt["view"]["legal_actions"]
-            legal = [a for a in actions if a["type"] != "mia.look"] or actions
-            move = {
-                "type": "move",
-                "state_id": prompt["state_id"],
-                "action": self.rng.choice(legal),
-            }
-            wait = self.pace()
-            if wait > 0:
-                self.loop.call_later(wait, self.move, prompt["state_id"], move)
-            else:
-                self.move(prompt["state_id"], move)
-        elif raw.startswith(REFUSED):
-            totals.errors += 1
+        for after, (sent, seen) in list(table.flight.items()):
+            if after < state_id:
+                seen.add(self.seat)
+                if len(seen) == 4:
+                    del table.flight[after]
+                    totals.warm += 1
+                    if totals.measuring:
+                        totals.latencies.append(time.perf_counter() - sent)
+                        totals.moves += 1
+
+    def answer(self, prompt: Message) -> None:
+        """A random legal move (never a blind look), sent as it is written in the prompt."""
+        actions = [bytes(a) for a in _view.decode(prompt.view).legal_actions]
+        legal = [a for a in actions if LOOK not in a] or actions
+        move = b'{"type":"move","state_id":%d,"action":%s}' % (
+            prompt.state_id,
+            self.rng.choice(legal),
+        )
+        wait = self.pace()
+        if wait > 0:
+            self.loop.call_later(wait, self.move, prompt.state_id, move)
+        else:
+            self.move(prompt.state_id, move)
 
 
 async def open_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
@@ -281,9 +308,9 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     await asyncio.wait_for(asyncio.gather(*(open_one(c) for c in clients)), 900)
     totals.playing = True
     for client in clients:
-        if client.waiting is not None:
-            client.message(client.waiting)
-            client.waiting = None
+        waiting, client.waiting = client.waiting, []
+        for frame in waiting:
+            client.frame(frame)
     # Warm up: every connection greeted and, on average, one move per table made, so
     # that the measured seconds are play, not the storm of connections.
     warm_until = time.monotonic() + 120
@@ -292,6 +319,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     cpu0, wall0, mine0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
     waited0 = runqueue_seconds(pid)
     totals.measuring = True
+    print(f"... {count} tables: measuring", file=sys.stderr, flush=True)
     await asyncio.sleep(seconds)
     totals.measuring = False
     cpu1, wall1, mine1 = cpu_seconds(pid), time.perf_counter(), time.process_time()
@@ -318,6 +346,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
         "server_ms_per_move": 1000 * (cpu1 - cpu0) / max(1, totals.moves),
         "server_rss_mib": memory,
         "clients_cpu_pct": 100 * (mine1 - mine0) / (wall1 - wall0),
+        "frames_per_move": totals.frames / max(1, totals.moves),
         "refusals": totals.errors,
         "lost": totals.lost,
     }
@@ -389,7 +418,7 @@ def main() -> None:
     header = (
         f"{'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'server CPU':>10} {'CPU/move':>8} {'waited':>6} {'server RSS':>10} {'clients CPU':>11} "
-        f"{'refused':>7} {'lost':>4}"
+        f"{'frames/move':>11} {'refused':>7} {'lost':>4}"
     )
     print(header)
     for r in rows:
@@ -398,7 +427,8 @@ def main() -> None:
             f"{r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
             f"{r['server_ms_per_move']:>5.2f} ms {r['server_waited_pct']:>5.0f}% "
             f"{r['server_rss_mib']:>7.0f} MiB "
-            f"{r['clients_cpu_pct']:>10.0f}% {r['refusals']:>7} {r['lost']:>4}"
+            f"{r['clients_cpu_pct']:>10.0f}% {r['frames_per_move']:>11.1f} "
+            f"{r['refusals']:>7} {r['lost']:>4}"
         )
     print("target: 500 tables with p99 < 100 ms")
 

@@ -336,6 +336,9 @@ def test_every_refusal_is_answered_and_changes_nothing(client: TestClient) -> No
             "[]",
             json.dumps({"type": "move", "state_id": "x", "action": roll}),
             json.dumps({"type": "move", "state_id": state_id, "action": {"type": "chess.move"}}),
+            json.dumps(
+                {"type": "move", "state_id": state_id, "action": {"type": "liars-dice.liar"}}
+            ),
             json.dumps({"type": "launch"}),
             json.dumps(
                 {"type": "move", "state_id": state_id, "action": roll, "x": "y" * MAX_MESSAGE}

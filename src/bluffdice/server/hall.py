@@ -590,7 +590,7 @@ class LiveTable:
         table = self.table
         state_id = table.state_id if table is not None else 0
         try:
-            move = decode_move(raw)
+            move = decode_move(raw, None if table is None else table.spec.name)
         except WireError as exc:
             connection.send(encode(Refused("malformed", str(exc), state_id)))
             return
