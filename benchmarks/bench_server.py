@@ -397,11 +397,111 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
+def split(moves: int = 20_000, tables: int = 100) -> list[tuple[str, float]]:
+    """Server CPU per move (ms) of the work a move causes without the network, in
+    layers: the table alone (the move, its four per-seat updates, the next prompt),
+    then encoded, then the hall's whole path (decode, table, encode, one frame per
+    seat, no store), then with the SQLite store committing once per move and once per
+    ten (the server commits once per turn of its loop, which holds one move when idle
+    and many when busy). What the full benchmark's CPU/move has beyond that is the
+    websocket and the event loop."""
+    import gc
+
+    from bluffdice.server import Connection, Hall
+    from bluffdice.store import Store
+    from bluffdice.store.tables import TableStore
+    from bluffdice.table import Table, encode, seeded
+
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)  # as `bluffdice serve` runs
+    rng = random.Random(1)
+
+    def pick(view: Any) -> Any:
+        legal = [a for a in view.legal_actions if type(a).__name__ != "Look"]
+        return rng.choice(legal or list(view.legal_actions))
+
+    def table_only(encoded: bool) -> float:
+        boards = [Table(RULES, 4, dice=seeded(n)) for n in range(tables)]
+        start = time.process_time()
+        for n in range(moves):
+            table = boards[n % tables]
+            pending = table.pending()
+            assert pending is not None
+            before = len(table.log)
+            table.submit(pending.seat, pending.state_id, pick(pending.view))
+            for entry in table.log[before:]:
+                for seat in range(4):
+                    update = table.update_for(entry, seat)
+                    if encoded and update is not None:
+                        encode(update)
+            prompt = table.prompt()
+            if encoded and prompt is not None:
+                encode(prompt)
+                msgspec.json.encode({"type": "turn", "seat": prompt.seat, "v": 1})
+        return (time.process_time() - start) * 1000 / moves
+
+    async def hall_path(store: TableStore | None, per_commit: int = 1) -> float:
+        hall = Hall(store, dice=lambda: seeded(rng.randrange(1 << 30)))
+        # the end of a turn of the loop (servers before frames were batched: commit)
+        end_turn = getattr(hall, "end_turn", hall.commit)
+        seated = []
+        for _ in range(tables):
+            made = hall.create({"rules": RULES, "seats": [{"kind": "human"}] * 4, "name": "a"})
+            live = hall.tables[made["id"]]
+            for name in "bcd":
+                live.claim(name)
+            connections = [Connection(seat, hall=hall) for seat in range(4)]
+            for connection in connections:
+                live.connect(connection)
+            seated.append((live, connections))
+        end_turn()
+        touched: list[list[Connection]] = []
+        start = time.process_time()
+        for n in range(moves):
+            live, connections = seated[n % tables]
+            assert live.table is not None
+            pending = live.table.pending()
+            assert pending is not None
+            move = {"type": "move", "state_id": pending.state_id, "action": pick(pending.view)}
+            live.receive(connections[pending.seat], msgspec.json.encode(move))
+            touched.append(connections)
+            if len(touched) == per_commit:
+                end_turn()
+                for told in touched:
+                    for connection in told:
+                        connection.queue.clear()
+                touched.clear()
+        return (time.process_time() - start) * 1000 / moves
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-split-"))
+    try:
+        store = TableStore(Store(str(folder / "split.db")).engine)
+        return [
+            ("table", table_only(False)),
+            ("table + encode", table_only(True)),
+            ("hall, no store", asyncio.run(hall_path(None))),
+            ("hall + SQLite, a commit per move", asyncio.run(hall_path(store))),
+            ("... a commit per 10 moves", asyncio.run(hall_path(store, 10))),
+        ]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per size")
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="only the server's CPU per move without the network, layer by layer",
+    )
     args = parser.parse_args()
+    if args.split:
+        print("server CPU per move without the network (in this process):")
+        for name, ms in split():
+            print(f"{name:>32} {ms:6.3f} ms")
+        return
     rows = []
     for count in args.tables:
         folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
