@@ -540,6 +540,31 @@ def test_moves_of_one_loop_turn_are_committed_together_before_anyone_is_told(
     asyncio.run(play())
 
 
+def test_a_move_reaches_each_seat_as_one_frame_of_its_messages(tmp_path: Path) -> None:
+    async def play() -> None:
+        hall, seated = seated_hall(database(tmp_path), 1)
+        await asyncio.sleep(0)
+        ((table_id, connections),) = seated
+        for connection in connections:
+            connection.queue.clear()
+        move_now(hall, table_id, connections)
+        assert all(not c.queue for c in connections)  # nothing before the end of the turn
+        await asyncio.sleep(0)
+        table = hall.tables[table_id].table
+        assert table is not None and (pending := table.pending()) is not None
+        for connection in connections:
+            (frame,) = connection.queue  # one frame, a list of this seat's messages
+            assert frame is not None
+            messages = json.loads(frame)
+            kinds = [m["type"] for m in messages]
+            assert kinds == ["update", "turn"] + (
+                ["prompt"] if connection.seat == pending.seat else []
+            )
+            assert all(m["recipient"] == connection.seat for m in messages if m["type"] == "update")
+
+    asyncio.run(play())
+
+
 def test_a_failed_write_closes_only_the_table_it_belongs_to(tmp_path: Path) -> None:
     async def play() -> None:
         hall, seated = seated_hall(database(tmp_path), 2)
