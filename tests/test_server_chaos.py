@@ -88,23 +88,30 @@ def watch(port: int, table: str, seconds: float) -> tuple[list[Any], list[Any], 
     finished = False
     with connect(f"ws://127.0.0.1:{port}/ws/{table}", open_timeout=30) as ws:
         ws.send(json.dumps({"type": "hello"}))
-        end = time.monotonic() + 30
-        while not history and time.monotonic() < end:
-            for message in json.loads(ws.recv(timeout=30)):  # a frame: a list of messages
+        welcomed = False
+
+        def read(frame: list[Any]) -> None:
+            """A frame's messages in order (a frame is a list of them: the welcome can
+            share one with the updates that followed it in the same turn)."""
+            nonlocal history, welcomed, finished
+            for message in frame:
                 if message["type"] == "welcome":
-                    history = message["history"]
+                    history, welcomed = message["history"], True
+                elif message["type"] == "update" and welcomed:
+                    updates.append(message)
+                elif message["type"] == "table" and message["status"] == "finished":
+                    finished = welcomed
+
+        end = time.monotonic() + 30
+        while not welcomed and time.monotonic() < end:
+            read(json.loads(ws.recv(timeout=30)))
         end = time.monotonic() + seconds
         try:
             while time.monotonic() < end and not finished:
                 try:
-                    frame = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
+                    read(json.loads(ws.recv(timeout=max(0.01, end - time.monotonic()))))
                 except TimeoutError:
                     break
-                for message in frame:
-                    if message["type"] == "update":
-                        updates.append(message)
-                    elif message["type"] == "table" and message["status"] == "finished":
-                        finished = True
         except ConnectionClosed:
             pass
     return history, updates, finished
