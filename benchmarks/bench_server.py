@@ -9,7 +9,9 @@ each answers its prompt at once with a random legal move (never a blind `look`, 
 move is news for all four seats). Latency is measured from sending a move to the moment
 the last of the table's four clients has received its update. CPU and memory are the
 server process's (from /proc). The clients share the machine with the server, so on a
-small machine the figures include their load too.
+small machine the figures include their load too. The clients read the frames of the
+current server (a JSON array of messages each) and of servers before it (one message a
+frame), so `PYTHONPATH=<an older src>` measures an older server side by side.
 """
 
 from __future__ import annotations
@@ -93,20 +95,36 @@ class Totals:
     """Connections the server closed (a client it found too slow or too eager)."""
     warm: int = 0
     """Moves completed before measuring (the warm-up waits for one per table)."""
+    frames: int = 0
+    """Frames the clients received while measuring."""
 
 
-UPDATE = b'{"type":"update"'
-STATE_ID = b'"state_id":'
-PROMPT = b'{"type":"prompt"'
-REFUSED = (b'{"type":"refused"', b'{"type":"error"')
-_prompt = msgspec.json.Decoder(dict[str, Any])
+class Message(msgspec.Struct):
+    """What a client reads of a message: its type, state id and (raw) view; msgspec
+    skips every other field without building it."""
+
+    type: str
+    state_id: int = -1
+    view: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class View(msgspec.Struct):
+    legal_actions: list[msgspec.Raw]
+
+
+_frame = msgspec.json.Decoder(list[Message])
+_message = msgspec.json.Decoder(Message)
+_view = msgspec.json.Decoder(View)
+LOOK = b'"mia.look"'
 
 
 class Client(asyncio.Protocol):
     """One seat's websocket, written for a cheap client rather than a general one: the
-    handshake and frames by hand (RFC 6455), a message's type read from its first
-    bytes, and only prompts decoded. The clients of 2000 seats share one process with
-    one core, so the figures measure the server, not the clients' websocket library."""
+    handshake and frames by hand (RFC 6455), each frame (a JSON array of messages)
+    decoded by msgspec into the three fields a client reads, the legal actions of a
+    prompt kept as raw JSON and the move written around the one picked. The clients of
+    2000 seats share one process with one core, so the figures measure the server, not
+    the clients' websocket library."""
 
     def __init__(
         self, path: str, host: str, token: str, seat: int, table: TableLoad, totals: Totals
@@ -114,7 +132,8 @@ class Client(asyncio.Protocol):
         self.path, self.host, self.token = path, host, token
         self.seat, self.table, self.totals = seat, table, totals
         self.rng = random.Random(hash((table.id, seat)))
-        self.buffer = bytearray()
+        self.rest = b""
+        """Bytes of a frame not complete yet."""
         self.upgraded = False
         self.loop = asyncio.get_running_loop()
         self.ready: asyncio.Future[None] = self.loop.create_future()
@@ -122,8 +141,8 @@ class Client(asyncio.Protocol):
         self.last = time.monotonic()
         self.transport: asyncio.Transport | None = None
         self.stopped = False
-        self.waiting: bytes | None = None
-        """A prompt that came before play began."""
+        self.waiting: list[bytes] = []
+        """Frames that came before play began (their prompts wait for it)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -153,36 +172,40 @@ class Client(asyncio.Protocol):
         self.transport.write(header + b"\0\0\0\0" + payload)
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer
-        buffer += data
+        if self.rest:
+            data, self.rest = self.rest + data, b""
         if not self.upgraded:
-            end = buffer.find(b"\r\n\r\n")
+            end = data.find(b"\r\n\r\n")
             if end < 0:
+                self.rest = data
                 return
-            if not buffer.startswith(b"HTTP/1.1 101"):
-                self.ready.set_exception(ConnectionError(bytes(buffer[:end]).decode()))
+            if not data.startswith(b"HTTP/1.1 101"):
+                self.ready.set_exception(ConnectionError(data[:end].decode()))
                 return
-            del buffer[: end + 4]
+            data = data[end + 4 :]
             self.upgraded = True
             self.pace()
             self.send(msgspec.json.encode({"type": "hello", "token": self.token}))
             self.ready.set_result(None)
-        while len(buffer) >= 2:
-            size = buffer[1] & 0x7F
-            start = 2
+        at, n = 0, len(data)
+        while n - at >= 2:
+            size = data[at + 1] & 0x7F
+            start = at + 2
             if size == 126:
-                size, start = int.from_bytes(buffer[2:4], "big"), 4
+                size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4
             elif size == 127:
-                size, start = int.from_bytes(buffer[2:10], "big"), 10
-            if len(buffer) < start + size:
-                return
-            opcode = buffer[0] & 0x0F
-            payload = bytes(buffer[start : start + size])
-            del buffer[: start + size]
+                size, start = int.from_bytes(data[at + 2 : at + 10], "big"), at + 10
+            end = start + size
+            if end > n:
+                break
+            opcode = data[at] & 0x0F
             if opcode == 1 and not self.stopped:
-                self.message(payload)
+                self.frame(data[start:end])
             elif opcode == 9 and not self.stopped:
-                self.send(payload, opcode=10)  # the server's keepalive ping wants a pong
+                self.send(data[start:end], opcode=10)  # the server's keepalive ping
+            at = end
+        if at < n:
+            self.rest = data[at:]
 
     def pace(self) -> float:
         """Seconds to wait so as to stay within the server's limit of messages per second
@@ -194,48 +217,56 @@ class Client(asyncio.Protocol):
         self.allowance -= 1.0
         return 0.0 if self.allowance >= 0.0 else -self.allowance / rate
 
-    def move(self, state_id: int, move: dict[str, Any]) -> None:
+    def move(self, state_id: int, move: bytes) -> None:
         if self.stopped:
             return
         self.table.flight[state_id] = (time.perf_counter(), set())
-        self.send(msgspec.json.encode(move))
+        self.send(move)
 
-    def message(self, raw: bytes) -> None:
+    def frame(self, raw: bytes) -> None:
+        """One frame: the messages of one turn of the server, in order."""
+        if not self.totals.playing:
+            self.waiting.append(raw)
+            return
+        # a frame of a server before frames were batched holds one message
+        messages = _frame.decode(raw) if raw[:1] == b"[" else [_message.decode(raw)]
+        if self.totals.measuring:
+            self.totals.frames += 1
+        for message in messages:
+            kind = message.type
+            if kind == "update":
+                self.update(message.state_id)
+            elif kind == "prompt":
+                self.answer(message)
+            elif kind in ("refused", "error"):
+                self.totals.errors += 1
+
+    def update(self, state_id: int) -> None:
+        """An update to state U tells this seat of every move made at a state before U."""
         table, totals = self.table, self.totals
-        if raw.startswith(UPDATE):
-            if not table.flight:
-                return
-            # An update to state U tells this seat of every move made at a state before U.
-            at = raw.index(STATE_ID) + len(STATE_ID)
-            state_id = int(raw[at : raw.index(b",", at)])
-            for after, (sent, seen) in list(table.flight.items()):
-                if after < state_id:
-                    seen.add(self.seat)
-                    if len(seen) == 4:
-                        del table.flight[after]
-                        totals.warm += 1
-                        if totals.measuring:
-                            totals.latencies.append(time.perf_counter() - sent)
-                            totals.moves += 1
-        elif raw.startswith(PROMPT):
-            if not totals.playing:
-                self.waiting = raw
-                return
-            prompt = _prompt.decode(raw)
-            actions = prompt["view"]["legal_actions"]
-            legal = [a for a in actions if a["type"] != "mia.look"] or actions
-            move = {
-                "type": "move",
-                "state_id": prompt["state_id"],
-                "action": self.rng.choice(legal),
-            }
-            wait = self.pace()
-            if wait > 0:
-                self.loop.call_later(wait, self.move, prompt["state_id"], move)
-            else:
-                self.move(prompt["state_id"], move)
-        elif raw.startswith(REFUSED):
-            totals.errors += 1
+        for after, (sent, seen) in list(table.flight.items()):
+            if after < state_id:
+                seen.add(self.seat)
+                if len(seen) == 4:
+                    del table.flight[after]
+                    totals.warm += 1
+                    if totals.measuring:
+                        totals.latencies.append(time.perf_counter() - sent)
+                        totals.moves += 1
+
+    def answer(self, prompt: Message) -> None:
+        """A random legal move (never a blind look), sent as it is written in the prompt."""
+        actions = [bytes(a) for a in _view.decode(prompt.view).legal_actions]
+        legal = [a for a in actions if LOOK not in a] or actions
+        move = b'{"type":"move","state_id":%d,"action":%s}' % (
+            prompt.state_id,
+            self.rng.choice(legal),
+        )
+        wait = self.pace()
+        if wait > 0:
+            self.loop.call_later(wait, self.move, prompt.state_id, move)
+        else:
+            self.move(prompt.state_id, move)
 
 
 async def open_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
@@ -281,9 +312,9 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     await asyncio.wait_for(asyncio.gather(*(open_one(c) for c in clients)), 900)
     totals.playing = True
     for client in clients:
-        if client.waiting is not None:
-            client.message(client.waiting)
-            client.waiting = None
+        waiting, client.waiting = client.waiting, []
+        for frame in waiting:
+            client.frame(frame)
     # Warm up: every connection greeted and, on average, one move per table made, so
     # that the measured seconds are play, not the storm of connections.
     warm_until = time.monotonic() + 120
@@ -292,6 +323,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     cpu0, wall0, mine0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
     waited0 = runqueue_seconds(pid)
     totals.measuring = True
+    print(f"... {count} tables: measuring", file=sys.stderr, flush=True)
     await asyncio.sleep(seconds)
     totals.measuring = False
     cpu1, wall1, mine1 = cpu_seconds(pid), time.perf_counter(), time.process_time()
@@ -318,6 +350,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
         "server_ms_per_move": 1000 * (cpu1 - cpu0) / max(1, totals.moves),
         "server_rss_mib": memory,
         "clients_cpu_pct": 100 * (mine1 - mine0) / (wall1 - wall0),
+        "frames_per_move": totals.frames / max(1, totals.moves),
         "refusals": totals.errors,
         "lost": totals.lost,
     }
@@ -364,11 +397,111 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
+def split(moves: int = 20_000, tables: int = 100) -> list[tuple[str, float]]:
+    """Server CPU per move (ms) of the work a move causes without the network, in
+    layers: the table alone (the move, its four per-seat updates, the next prompt),
+    then encoded, then the hall's whole path (decode, table, encode, one frame per
+    seat, no store), then with the SQLite store committing once per move and once per
+    ten (the server commits once per turn of its loop, which holds one move when idle
+    and many when busy). What the full benchmark's CPU/move has beyond that is the
+    websocket and the event loop."""
+    import gc
+
+    from bluffdice.server import Connection, Hall
+    from bluffdice.store import Store
+    from bluffdice.store.tables import TableStore
+    from bluffdice.table import Table, encode, seeded
+
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)  # as `bluffdice serve` runs
+    rng = random.Random(1)
+
+    def pick(view: Any) -> Any:
+        legal = [a for a in view.legal_actions if type(a).__name__ != "Look"]
+        return rng.choice(legal or list(view.legal_actions))
+
+    def table_only(encoded: bool) -> float:
+        boards = [Table(RULES, 4, dice=seeded(n)) for n in range(tables)]
+        start = time.process_time()
+        for n in range(moves):
+            table = boards[n % tables]
+            pending = table.pending()
+            assert pending is not None
+            before = len(table.log)
+            table.submit(pending.seat, pending.state_id, pick(pending.view))
+            for entry in table.log[before:]:
+                for seat in range(4):
+                    update = table.update_for(entry, seat)
+                    if encoded and update is not None:
+                        encode(update)
+            prompt = table.prompt()
+            if encoded and prompt is not None:
+                encode(prompt)
+                msgspec.json.encode({"type": "turn", "seat": prompt.seat, "v": 1})
+        return (time.process_time() - start) * 1000 / moves
+
+    async def hall_path(store: TableStore | None, per_commit: int = 1) -> float:
+        hall = Hall(store, dice=lambda: seeded(rng.randrange(1 << 30)))
+        # the end of a turn of the loop (servers before frames were batched: commit)
+        end_turn = getattr(hall, "end_turn", hall.commit)
+        seated = []
+        for _ in range(tables):
+            made = hall.create({"rules": RULES, "seats": [{"kind": "human"}] * 4, "name": "a"})
+            live = hall.tables[made["id"]]
+            for name in "bcd":
+                live.claim(name)
+            connections = [Connection(seat, hall=hall) for seat in range(4)]
+            for connection in connections:
+                live.connect(connection)
+            seated.append((live, connections))
+        end_turn()
+        touched: list[list[Connection]] = []
+        start = time.process_time()
+        for n in range(moves):
+            live, connections = seated[n % tables]
+            assert live.table is not None
+            pending = live.table.pending()
+            assert pending is not None
+            move = {"type": "move", "state_id": pending.state_id, "action": pick(pending.view)}
+            live.receive(connections[pending.seat], msgspec.json.encode(move))
+            touched.append(connections)
+            if len(touched) == per_commit:
+                end_turn()
+                for told in touched:
+                    for connection in told:
+                        connection.queue.clear()
+                touched.clear()
+        return (time.process_time() - start) * 1000 / moves
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-split-"))
+    try:
+        store = TableStore(Store(str(folder / "split.db")).engine)
+        return [
+            ("table", table_only(False)),
+            ("table + encode", table_only(True)),
+            ("hall, no store", asyncio.run(hall_path(None))),
+            ("hall + SQLite, a commit per move", asyncio.run(hall_path(store))),
+            ("... a commit per 10 moves", asyncio.run(hall_path(store, 10))),
+        ]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per size")
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="only the server's CPU per move without the network, layer by layer",
+    )
     args = parser.parse_args()
+    if args.split:
+        print("server CPU per move without the network (in this process):")
+        for name, ms in split():
+            print(f"{name:>32} {ms:6.3f} ms")
+        return
     rows = []
     for count in args.tables:
         folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
@@ -389,7 +522,7 @@ def main() -> None:
     header = (
         f"{'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'server CPU':>10} {'CPU/move':>8} {'waited':>6} {'server RSS':>10} {'clients CPU':>11} "
-        f"{'refused':>7} {'lost':>4}"
+        f"{'frames/move':>11} {'refused':>7} {'lost':>4}"
     )
     print(header)
     for r in rows:
@@ -398,7 +531,8 @@ def main() -> None:
             f"{r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
             f"{r['server_ms_per_move']:>5.2f} ms {r['server_waited_pct']:>5.0f}% "
             f"{r['server_rss_mib']:>7.0f} MiB "
-            f"{r['clients_cpu_pct']:>10.0f}% {r['refusals']:>7} {r['lost']:>4}"
+            f"{r['clients_cpu_pct']:>10.0f}% {r['frames_per_move']:>11.1f} "
+            f"{r['refusals']:>7} {r['lost']:>4}"
         )
     print("target: 500 tables with p99 < 100 ms")
 

@@ -75,15 +75,22 @@ def create(client: TestClient, rules: str = "mia(lives=1)", seats: Any = None, *
 
 
 class Socket:
-    """A websocket client that keeps every frame it received."""
+    """A websocket client that keeps every message it received. Each frame the server
+    sends is a JSON array of messages (one turn's worth); `recv` hands them out one by
+    one and `messages` keeps all it received, in order."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
-        self.frames: list[Msg] = []
+        self.messages: list[Msg] = []
+        self.waiting: list[Msg] = []
 
     def recv(self) -> Msg:
-        message: Msg = json.loads(self.ws.receive_text())
-        self.frames.append(message)
+        if not self.waiting:
+            frame = json.loads(self.ws.receive_text())
+            assert isinstance(frame, list) and frame, frame
+            self.waiting = frame
+        message: Msg = self.waiting.pop(0)
+        self.messages.append(message)
         return message
 
     def until(self, test: Callable[[Msg], bool]) -> Msg:
@@ -199,13 +206,13 @@ def test_a_person_and_a_bot_play_to_the_end_and_the_replay_reveals_everything(
         assert welcome["type"] == "welcome" and welcome["recipient"] == 0
         assert welcome["names"] == ["Ann", "honest"]
         end = play_out(sock, random.Random(3))
-    kinds = {m["type"] for m in sock.frames}
+    kinds = {m["type"] for m in sock.messages}
     assert {"table", "welcome", "turn", "prompt", "update"} <= kinds
-    assert all(m["recipient"] == 0 for m in sock.frames if m["type"] == "update")
+    assert all(m["recipient"] == 0 for m in sock.messages if m["type"] == "update")
     assert end["status"] == "finished"
     game_over = [
         e
-        for m in sock.frames
+        for m in sock.messages
         if m["type"] == "update"
         for e in m["events"]
         if e["type"] == "game_over"
@@ -234,15 +241,15 @@ def test_a_spectator_never_sees_hidden_dice(client: TestClient) -> None:
         sock = hello(ws, made["token"])
         play_out(sock, random.Random(5))
         watcher.until(lambda m: m["type"] == "table" and m["status"] == "finished")
-    updates = [m for m in watcher.frames if m["type"] in ("update", "welcome")]
+    updates = [m for m in watcher.messages if m["type"] in ("update", "welcome")]
     assert updates
-    for frame in watcher.frames:
-        text = json.dumps(frame)
+    for message in watcher.messages:
+        text = json.dumps(message)
         assert "your_dice" not in text
-        view = frame.get("view")
+        view = message.get("view")
         if view is not None:
             assert view["my_dice"] is None
-    mine = [e for m in sock.frames if m["type"] == "update" for e in m["events"]]
+    mine = [e for m in sock.messages if m["type"] == "update" for e in m["events"]]
     assert any(e["type"] == "liars-dice.your_dice" for e in mine)
 
 
@@ -329,6 +336,9 @@ def test_every_refusal_is_answered_and_changes_nothing(client: TestClient) -> No
             "[]",
             json.dumps({"type": "move", "state_id": "x", "action": roll}),
             json.dumps({"type": "move", "state_id": state_id, "action": {"type": "chess.move"}}),
+            json.dumps(
+                {"type": "move", "state_id": state_id, "action": {"type": "liars-dice.liar"}}
+            ),
             json.dumps({"type": "launch"}),
             json.dumps(
                 {"type": "move", "state_id": state_id, "action": roll, "x": "y" * MAX_MESSAGE}
@@ -347,7 +357,7 @@ def test_a_move_after_the_game_is_refused_as_game_over(client: TestClient) -> No
     with connect(client, made["id"], made["token"]) as ws:
         sock = hello(ws, made["token"])
         play_out(sock, random.Random(9))
-        last = [m for m in sock.frames if m["type"] == "update"][-1]["state_id"]
+        last = [m for m in sock.messages if m["type"] == "update"][-1]["state_id"]
         sock.send({"type": "move", "state_id": last, "action": {"type": "mia.roll"}})
         assert sock.until(lambda m: m["type"] == "refused")["code"] == "game_over"
 
@@ -399,7 +409,9 @@ def test_a_foreign_origin_is_turned_away(client: TestClient) -> None:
 
 def test_an_unknown_table_says_so(client: TestClient) -> None:
     with client.websocket_connect("/ws/none", headers=ORIGIN) as ws:
-        assert json.loads(ws.receive_text())["code"] == "no_table"
+        assert json.loads(ws.receive_text()) == [
+            {"type": "error", "code": "no_table", "reason": "no such table", "v": 1}
+        ]
 
 
 def test_a_flood_is_rate_limited(client: TestClient) -> None:
@@ -459,7 +471,7 @@ def test_every_step_is_stored_before_anyone_is_told(
         sock.send({"type": "move", "state_id": prompt["state_id"], "action": {"type": "mia.roll"}})
         with pytest.raises(WebSocketDisconnect):
             sock.until(lambda m: False)
-    assert not any(m["type"] == "update" for m in sock.frames)
+    assert not any(m["type"] == "update" for m in sock.messages)
     assert made["id"] not in hall.tables
     assert stored_steps(client, made["id"]) == stored
 
@@ -524,6 +536,31 @@ def test_moves_of_one_loop_turn_are_committed_together_before_anyone_is_told(
         assert all(
             updates(c) > n for c, n in zip([c for _, cs in seated for c in cs], told, strict=True)
         )
+
+    asyncio.run(play())
+
+
+def test_a_move_reaches_each_seat_as_one_frame_of_its_messages(tmp_path: Path) -> None:
+    async def play() -> None:
+        hall, seated = seated_hall(database(tmp_path), 1)
+        await asyncio.sleep(0)
+        ((table_id, connections),) = seated
+        for connection in connections:
+            connection.queue.clear()
+        move_now(hall, table_id, connections)
+        assert all(not c.queue for c in connections)  # nothing before the end of the turn
+        await asyncio.sleep(0)
+        table = hall.tables[table_id].table
+        assert table is not None and (pending := table.pending()) is not None
+        for connection in connections:
+            (frame,) = connection.queue  # one frame, a list of this seat's messages
+            assert frame is not None
+            messages = json.loads(frame)
+            kinds = [m["type"] for m in messages]
+            assert kinds == ["update", "turn"] + (
+                ["prompt"] if connection.seat == pending.seat else []
+            )
+            assert all(m["recipient"] == connection.seat for m in messages if m["type"] == "update")
 
     asyncio.run(play())
 

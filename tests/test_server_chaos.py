@@ -88,22 +88,29 @@ def watch(port: int, table: str, seconds: float) -> tuple[list[Any], list[Any], 
     finished = False
     with connect(f"ws://127.0.0.1:{port}/ws/{table}", open_timeout=30) as ws:
         ws.send(json.dumps({"type": "hello"}))
-        end = time.monotonic() + 30
-        while not history and time.monotonic() < end:
-            message = json.loads(ws.recv(timeout=30))
-            if message["type"] == "welcome":
-                history = message["history"]
-        end = time.monotonic() + seconds
-        try:
-            while time.monotonic() < end:
-                try:
-                    message = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
-                except TimeoutError:
-                    break
-                if message["type"] == "update":
+        welcomed = False
+
+        def read(frame: list[Any]) -> None:
+            """A frame's messages in order (a frame is a list of them: the welcome can
+            share one with the updates that followed it in the same turn)."""
+            nonlocal history, welcomed, finished
+            for message in frame:
+                if message["type"] == "welcome":
+                    history, welcomed = message["history"], True
+                elif message["type"] == "update" and welcomed:
                     updates.append(message)
                 elif message["type"] == "table" and message["status"] == "finished":
-                    finished = True
+                    finished = welcomed
+
+        end = time.monotonic() + 30
+        while not welcomed and time.monotonic() < end:
+            read(json.loads(ws.recv(timeout=30)))
+        end = time.monotonic() + seconds
+        try:
+            while time.monotonic() < end and not finished:
+                try:
+                    read(json.loads(ws.recv(timeout=max(0.01, end - time.monotonic()))))
+                except TimeoutError:
                     break
         except ConnectionClosed:
             pass

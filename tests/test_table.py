@@ -275,6 +275,16 @@ def test_malformed_moves_are_wire_errors() -> None:
         assert len(str(info.value)) < 400
 
 
+def test_a_move_decoded_for_one_game_takes_only_that_games_actions() -> None:
+    bid = b'{"type":"move","state_id":2,"action":{"type":"liars-dice.bid","quantity":2,"face":3}}'
+    mine, anyone = decode_move(bid, "liars-dice"), decode_move(bid)
+    assert (mine.state_id, mine.action) == (anyone.state_id, anyone.action)
+    with pytest.raises(WireError):
+        decode_move(bid, "mia")
+    roll = b'{"type":"move","state_id":2,"action":{"type":"mia.roll"}}'
+    assert decode_move(roll, "mia").action == decode_move(roll).action
+
+
 # --- the wire: every preset's views, events and legal actions round-trip ------------------
 
 PRESET_CASES = [

@@ -100,7 +100,8 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 class Player:
-    """One browser context: its page, and every websocket frame it received."""
+    """One browser context: its page, and every message its websockets received (each
+    frame is a JSON array of messages; `connections` keeps them by connection)."""
 
     def __init__(
         self,
@@ -112,25 +113,28 @@ class Player:
         self.context = browser.new_context(viewport=viewport, locale=locale)
         self.page = self.context.new_page()
         self.name = name
-        self.frames: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []
         self.connections: list[list[dict[str, Any]]] = []
         self.errors: list[str] = []
         self.page.on("websocket", self._watch)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 
     def _watch(self, ws: Any) -> None:
-        frames: list[dict[str, Any]] = []
-        self.connections.append(frames)
+        messages: list[dict[str, Any]] = []
+        self.connections.append(messages)
 
         def received(payload: str) -> None:
             frame = json.loads(payload)
-            frames.append(frame)
-            self.frames.append(frame)
+            if not isinstance(frame, list) or not frame:
+                self.errors.append(f"a frame that is not an array of messages: {payload[:80]}")
+                return
+            messages.extend(frame)
+            self.messages.extend(frame)
 
         ws.on("framereceived", received)
 
     def seat(self) -> int | None:
-        infos = [f for f in self.frames if f["type"] == "table"]
+        infos = [f for f in self.messages if f["type"] == "table"]
         return infos[-1]["you"] if infos else None
 
     def move(self, rng: random.Random) -> bool:
@@ -189,25 +193,25 @@ def join(player: Player, base: str, table: str) -> None:
 
 
 def assert_no_foreign_dice(player: Player) -> None:
-    """Every frame of a connection is addressed to that connection's seat (the seat its
+    """Every message of a connection is addressed to that connection's seat (the seat its
     token holds, None while it watched before sitting down), holds only that seat's view,
     and no dice drawn (chance) travel outside replays."""
-    for frames in player.connections:
-        infos = [f for f in frames if f["type"] == "table"]
+    for messages in player.connections:
+        infos = [f for f in messages if f["type"] == "table"]
         if infos:
-            assert_one_seat(frames, infos[0]["you"])
+            assert_one_seat(messages, infos[0]["you"])
     assert player.seat() is not None
 
 
-def assert_one_seat(frames: list[dict[str, Any]], seat: int | None) -> None:
-    for frame in frames:
-        if frame["type"] in ("update", "welcome"):
-            assert frame["recipient"] == seat
-            updates = [frame, *frame.get("history", [])]
+def assert_one_seat(messages: list[dict[str, Any]], seat: int | None) -> None:
+    for message in messages:
+        if message["type"] in ("update", "welcome"):
+            assert message["recipient"] == seat
+            updates = [message, *message.get("history", [])]
             assert all(u.get("chance") is None for u in updates)
             assert all(u["view"]["player"] == seat for u in updates)
-        if frame["type"] == "prompt":
-            assert frame["seat"] == seat and frame["view"]["player"] == seat
+        if message["type"] == "prompt":
+            assert message["seat"] == seat and message["view"]["player"] == seat
 
 
 def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: Any) -> None:
@@ -241,7 +245,7 @@ def test_friends_play_mia_reload_liars_dice_and_a_replay(server: str, browser: A
             shot(ann.page, "table-desktop")
             shot(cid.page, "table-phone")
             took_shots = True
-        if not reloaded and len([f for f in bob.frames if f["type"] == "update"]) > 8:
+        if not reloaded and len([f for f in bob.messages if f["type"] == "update"]) > 8:
             seat = bob.seat()
             bob.page.reload()
             bob.page.wait_for_selector("#players li.me")
@@ -315,12 +319,12 @@ def stale_refusal_goes(player: Player, rng: random.Random) -> None:
         " b.click(); b.click(); }"
     )
     page.wait_for_selector("#actions .error")
-    refused = [f for f in player.frames if f["type"] == "refused"][-1]
+    refused = [f for f in player.messages if f["type"] == "refused"][-1]
     page.wait_for_function(
         "() => [...document.querySelectorAll('#actions .error')].length === 0",
         timeout=15_000,
     )
-    turns = [f for f in player.frames if f["type"] == "turn"]
+    turns = [f for f in player.messages if f["type"] == "turn"]
     assert turns[-1]["state_id"] != refused["state_id"]
 
 
@@ -375,7 +379,7 @@ def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(
     commitment = page.locator("#commitment").inner_text().strip()
     assert len(commitment) == 64
     page.wait_for_selector("#turn:not(:empty)")  # the seed went in, the game started
-    own = [f for f in eve.frames if f["type"] == "table"][-1]["fair"]["seed"]
+    own = [f for f in eve.messages if f["type"] == "table"][-1]["fair"]["seed"]
     assert own and len(own) == 32 and own in page.locator("#fair").inner_text()
     shot(page, "fair-table-desktop")
     for _ in range(600):
@@ -387,7 +391,7 @@ def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(
     shot(page, "fair-verified-desktop")
     export = json.loads(urllib.request.urlopen(f"{server}/api/tables/{table}/fair").read())
     assert export["commitment"] == commitment
-    seen = [json.dumps(f) for f in eve.frames]
+    seen = [json.dumps(f) for f in eve.messages]
     assert not any(export["server_seed"] in text for text in seen)
     assert export["client_seeds"][0] and export["client_seeds"][1] == ""
     checked = subprocess.run(

@@ -67,7 +67,7 @@ def play_fair_game(client: TestClient, rng: random.Random) -> tuple[Msg, list[st
         assert early.status_code == 404 and "over" in early.json()["error"]
         texts.append(early.text)
         play_out(sock, rng)
-        texts += [json.dumps(f) for f in sock.frames[:-1]]
+        texts += [json.dumps(f) for f in sock.messages[:-1]]
     return client.get(f"/api/tables/{table}").json(), texts
 
 

@@ -116,6 +116,10 @@ def serve(
             application,
             host=host,
             port=port,
+            # The sans-I/O implementation of `websockets` (uvicorn's default from 0.50);
+            # the legacy one and wsproto cost as much or more per frame
+            # (benchmarks/bench_server.py; `bluffdice docs web`, "Load").
+            ws="websockets-sansio",
             ws_max_size=64 * 1024,
             # Moves and updates are small JSON: compressing them costs more than it saves.
             ws_per_message_deflate=False,

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import functools
 import gc
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bluffdice.bots import available_bots
@@ -45,6 +46,17 @@ class MsgspecResponse(Response):
 
     def render(self, content: Any) -> bytes:
         return msgspec.json.encode(content)
+
+
+class AsgiEndpoint:
+    """A coroutine function of (scope, receive, send) as a route's endpoint: Starlette
+    routes to an object like this as to any ASGI application."""
+
+    def __init__(self, handler: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.handler(scope, receive, send)
 
 
 def error(problem: BluffdiceError, status: int = 400) -> JSONResponse:
@@ -186,7 +198,10 @@ def create_app(
         host = websocket.headers.get("host", "").lower()
         return urlsplit(origin).netloc == host
 
-    async def table_socket(websocket: WebSocket) -> None:
+    async def table_socket(scope: Scope, receive: Receive, send: Send) -> None:
+        # A plain ASGI endpoint: frames go to `send` directly, not through the state
+        # checks and wrappers Starlette puts around each message of a function endpoint.
+        websocket = WebSocket(scope, receive, send)
         if not origin_ok(websocket):
             await websocket.close(code=1008)
             return
@@ -194,7 +209,7 @@ def create_app(
         live = hall.find(websocket.path_params["id"])
         if live is None:
             await websocket.send_text(
-                '{"type":"error","code":"no_table","reason":"no such table","v":1}'
+                '[{"type":"error","code":"no_table","reason":"no such table","v":1}]'
             )
             await websocket.close(code=4404)
             return
@@ -206,7 +221,7 @@ def create_app(
         connection = Connection(live.seat_of(token), hall=hall)
         live.connect(connection)
         reader = asyncio.create_task(_read(websocket, live, connection))
-        writer = asyncio.create_task(_write(websocket, connection))
+        writer = asyncio.create_task(_write(websocket, send, connection))
         try:
             await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -227,9 +242,9 @@ def create_app(
             data: str | bytes = received.get("text") or received.get("bytes") or b""
             hall.guard(live, functools.partial(live.receive, connection, data))
 
-    async def _write(websocket: WebSocket, connection: Connection) -> None:
+    async def _write(websocket: WebSocket, send: Send, connection: Connection) -> None:
         while (data := await connection.get()) is not None:
-            await websocket.send_text(data.decode())
+            await send({"type": "websocket.send", "text": data.decode()})
         with contextlib.suppress(Exception):
             await websocket.close(code=1008, reason=connection.reason[:100])
 
@@ -246,7 +261,7 @@ def create_app(
         Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
         Route("/api/replays/{id}/review", api_review),
-        WebSocketRoute("/ws/{id}", table_socket),
+        WebSocketRoute("/ws/{id}", AsgiEndpoint(table_socket)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if scoreboard is not None:

@@ -56,7 +56,8 @@ log = logging.getLogger("bluffdice.server")
 MAX_MESSAGE: Final = 4096
 """Bytes: the longest message a browser may send (a move is under 200)."""
 QUEUE_SIZE: Final = 512
-"""Messages waiting for one connection; a client this far behind is dropped."""
+"""Frames (each one turn's messages) waiting for one connection; a client this far
+behind is dropped."""
 RATE: Final = 10.0
 """Messages per second a connection may send, on average..."""
 BURST: Final = 20.0
@@ -165,8 +166,13 @@ class SeatSpec:
 class Connection:
     """One client connection: its seat (None for a spectator), a bounded send queue and
     a budget of messages per second. The server's writer task drains `queue` (`get`);
-    None in the queue means: close. With a `hall`, what is sent while steps wait for
-    their commit is held back until they are committed (`Hall.commit`)."""
+    None in the queue means: close.
+
+    Everything sent to a connection during one turn of the event loop goes out as one
+    websocket frame, a JSON array of the messages in order (`send` collects them in
+    `outbox`; the hall's end of the turn, `Hall.end_turn`, commits the turn's steps and
+    only then frames each outbox). A move costs one frame per recipient, not one per
+    message. Without a hall each message is framed at once."""
 
     def __init__(
         self, seat: int | None = None, queue_size: int = QUEUE_SIZE, hall: Hall | None = None
@@ -175,6 +181,8 @@ class Connection:
         self.queue: deque[bytes | None] = deque()
         self.queue_size = queue_size
         self.hall = hall
+        self.outbox: list[bytes] = []
+        """This turn's messages, framed together at its end."""
         self.dropped = False
         self.reason = ""
         self.strikes = 0
@@ -183,22 +191,30 @@ class Connection:
         self._waiter: asyncio.Future[None] | None = None
 
     def send(self, data: bytes) -> None:
+        """Add one encoded message to this turn's frame."""
         if self.dropped:
             return
-        hall = self.hall
-        if hall is not None and hall.unwritten:
-            hall.held.append((self, data))
-            return
-        self.put(data)
+        self.outbox.append(data)
+        if len(self.outbox) == 1:
+            if self.hall is not None:
+                self.hall.outgoing(self)
+            else:
+                self.flush()
 
-    def put(self, data: bytes) -> None:
-        """Queue `data` now (`send` holds it back while steps wait for their commit)."""
+    def flush(self) -> None:
+        """Queue this turn's messages as one frame."""
+        messages, self.outbox = self.outbox, []
+        if messages:
+            self.put(b"[" + b",".join(messages) + b"]")
+
+    def put(self, frame: bytes) -> None:
+        """Queue a frame now (`send` gathers messages into one frame per turn)."""
         if self.dropped:
             return
         if len(self.queue) >= self.queue_size:
             self.drop("too slow: messages piled up")
             return
-        self.queue.append(data)
+        self.queue.append(frame)
         self._wake()
 
     def drop(self, reason: str) -> None:
@@ -207,6 +223,7 @@ class Connection:
             return
         self.dropped = True
         self.reason = reason
+        self.outbox.clear()
         self.queue.clear()
         self.queue.append(None)
         self._wake()
@@ -219,8 +236,8 @@ class Connection:
                 waiter.set_result(None)
 
     async def get(self) -> bytes | None:
-        """The next message to send (None: close); waits only when the queue is empty,
-        so a writer drains a burst without a task switch per message."""
+        """The next frame to send (None: close); waits only when the queue is empty,
+        so a writer drains a burst without a task switch per frame."""
         while not self.queue:
             self._waiter = asyncio.get_running_loop().create_future()
             await self._waiter
@@ -614,7 +631,7 @@ class LiveTable:
         table = self.table
         state_id = table.state_id if table is not None else 0
         try:
-            move = decode_move(raw)
+            move = decode_move(raw, None if table is None else table.spec.name)
         except WireError as exc:
             connection.send(encode(Refused("malformed", str(exc), state_id)))
             return
@@ -688,10 +705,10 @@ class Hall:
         self._reviews: dict[str, dict[str, Any]] = {}
         self._finished: deque[str] = deque()
         self.unwritten: list[dict[str, Any]] = []
-        """Accepted steps waiting for the next commit (see `write_step`)."""
-        self.held: list[tuple[Connection, bytes]] = []
-        """Messages sent while steps were unwritten: they go out after the commit."""
-        self._commit: asyncio.Handle | None = None
+        """Accepted steps waiting for the end of the turn's commit (see `write_step`)."""
+        self.outgoing_now: list[Connection] = []
+        """Connections with messages this turn: framed after the commit (`end_turn`)."""
+        self._turn_end: asyncio.Handle | None = None
 
     # --- persistence ---------------------------------------------------------------------
 
@@ -703,37 +720,50 @@ class Hall:
     def write_step(self, table_id: str, n: int, actor: int, text: str) -> None:
         """Group commit: the step joins every other step accepted in this turn of the
         event loop, and all are written in one transaction at the end of the turn
-        (`commit`). Until then every message to a connection is held back, so no one
+        (`end_turn`). Every message to a connection waits for that end too, so no one
         hears of a step before it is stored, and a busy server pays for one commit per
         turn instead of one per move."""
         if self.store is None:
             return
         self.unwritten.append({"table_id": table_id, "n": n, "actor": actor, "text": text})
-        if self._commit is None:
+        self._end_turn_soon()
+
+    def outgoing(self, connection: Connection) -> None:
+        """`connection` has messages this turn: frame them at its end (`end_turn`)."""
+        self.outgoing_now.append(connection)
+        self._end_turn_soon()
+
+    def _end_turn_soon(self) -> None:
+        if self._turn_end is None:
             try:
                 loop = asyncio.get_running_loop()
-            except RuntimeError:  # no event loop (a script, a test): write now
-                self.commit()
+            except RuntimeError:  # no event loop (a script, a test): now
+                self.end_turn()
                 return
-            self._commit = loop.call_soon(self.commit)
+            self._turn_end = loop.call_soon(self.end_turn)
+
+    def end_turn(self) -> None:
+        """The end of a turn of the event loop: commit its steps, then send each
+        connection its messages of the turn as one frame."""
+        if self._turn_end is not None:
+            self._turn_end.cancel()
+            self._turn_end = None
+        self.commit()
+        connections, self.outgoing_now = self.outgoing_now, []
+        for connection in connections:
+            connection.flush()  # a closed table's connections are dropped: nothing goes
 
     def commit(self) -> None:
-        """Write the unwritten steps in one transaction, then send what was held back.
-        If the store fails, every table with a step in it leaves memory unannounced
-        (it resumes from the store, which has every step its players saw)."""
-        if self._commit is not None:
-            self._commit.cancel()
-            self._commit = None
+        """Write the unwritten steps in one transaction. If the store fails, every table
+        with a step in it leaves memory unannounced (it resumes from the store, which
+        has every step its players saw)."""
         steps, self.unwritten = self.unwritten, []
-        held, self.held = self.held, []
         if steps and self.store is not None:
             try:
                 self.store.append_many(steps)
             except Exception:
                 log.exception("store failed; writing table by table")
                 self._commit_each(steps)
-        for connection, data in held:
-            connection.put(data)  # a closed table's connections are dropped: nothing goes
 
     def _commit_each(self, steps: list[dict[str, Any]]) -> None:
         """After a failed group commit: each table's steps in a transaction of their
@@ -1004,6 +1034,6 @@ class Hall:
         return table
 
     def close(self) -> None:
-        self.commit()
+        self.end_turn()
         for live in self.tables.values():
             live.close()

@@ -92,6 +92,8 @@ class Table:
         self.deadline: float | None = None
         self._pending: Pending | None = None
         self._turn = self.state.current_player  # cached: asked several times per move
+        self._views_of: GameState | None = None
+        self._views: dict[int | None, Any] = {}
         self._advance()
 
     # --- what is pending -------------------------------------------------------------
@@ -111,8 +113,20 @@ class Table:
             seat = self._turn
             if seat < 0:  # over (chance never waits: the table draws at once)
                 return None
-            self._pending = Pending(seat, state.state_id, state.view(seat), self.deadline)
+            self._pending = Pending(seat, state.state_id, self._view(state, seat), self.deadline)
         return self._pending
+
+    def _view(self, state: GameState, recipient: int | None) -> Any:
+        """`state.view(recipient)`, worked out once per recipient for the current state:
+        the update of a move and the prompt that follows show the mover the same view."""
+        if state is not self.state:
+            return state.view(recipient)
+        if self._views_of is not state:
+            self._views_of, self._views = state, {}
+        view = self._views.get(recipient)
+        if view is None:
+            view = self._views[recipient] = state.view(recipient)
+        return view
 
     def time_left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - self.clock())
@@ -235,7 +249,7 @@ class Table:
             recipient=recipient,
             state_id=entry.state.state_id,
             events=events,
-            view=entry.state.view(recipient),
+            view=self._view(entry.state, recipient),
         )
 
     def history(self, recipient: int | None, reveal: bool = False) -> list[Update]:
@@ -251,7 +265,7 @@ class Table:
             rules=rules_string(self.rules),
             names=self.names,
             history=tuple(self.history(recipient)),
-            view=self.state.view(recipient),
+            view=self._view(self.state, recipient),
         )
 
     # --- results ---------------------------------------------------------------------------

@@ -202,9 +202,11 @@ def decode(data: bytes | str) -> Any:
         raise WireError(_short(str(exc))) from None
 
 
-def decode_move(data: bytes | str) -> Move:
-    """A `Move` from a seat: the only message a table accepts from outside."""
-    _, _, move_type = _codec(_registered())
+def decode_move(data: bytes | str, game: str | None = None) -> Move:
+    """A `Move` from a seat: the only message a table accepts from outside. With `game`
+    (a registered game's name), only that game's actions decode: what a server that
+    knows its table's game passes, to skip listing the registry on every move."""
+    _, _, move_type = _codec(_registered() if game is None else (game,))
     try:
         move: Move = msgspec.json.decode(data, type=move_type)
     except msgspec.DecodeError as exc:

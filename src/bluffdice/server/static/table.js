@@ -48,7 +48,12 @@ export function showTable(root, tableId) {
       socket.send(JSON.stringify({type: "hello", token: tokenFor(tableId)}));
       parts.status.textContent = "";
     });
-    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    // a frame holds everything one turn of the server sent us: absorb it all, draw once
+    socket.addEventListener("message", (event) => {
+      let draw = false;
+      for (const m of JSON.parse(event.data)) draw = receive(m) || draw;
+      if (draw) render();
+    });
     socket.addEventListener("close", (event) => {
       if (s.closedOnPurpose || event.code === 4404) return;
       parts.status.textContent = t("table.reconnecting");
@@ -56,6 +61,7 @@ export function showTable(root, tableId) {
     });
   }
 
+  // one message into the state; true if the page must be drawn again
   function receive(m) {
     switch (m.type) {
       case "table":
@@ -65,7 +71,7 @@ export function showTable(root, tableId) {
           if (s.commitment === null) s.commitment = m.fair.commitment;
           giveSeed(m);
         }
-        if (m.rematch && s.wantRematch) { goRematch(); return; }
+        if (m.rematch && s.wantRematch) { goRematch(); return false; }
         break;
       case "welcome":
         s.names = m.names; s.rules = m.rules; s.game = m.game; s.view = m.view; s.log = []; s.reveal = null;
@@ -88,9 +94,9 @@ export function showTable(root, tableId) {
         if (m.code === "no_table") s.closedOnPurpose = true;
         break;
       case "hint": s.hint = m; break;
-      default: return;
+      default: return false;
     }
-    render();
+    return true;
   }
 
   function absorb(update) {
