@@ -93,3 +93,36 @@ def test_shark_is_seeded_like_every_bot() -> None:
         games.append([str(a) for _, a in spies[0].moves])
     assert games[0] == games[1]
     assert load_bot("shark", "mia", random.Random(1)).name == "shark"
+
+
+def test_heads_up_shark_takes_the_pass_gap_where_the_shipped_overrides_say() -> None:
+    from bluffdice.games.mia import parse_action
+    from bluffdice.solve import pass_gap
+
+    gaps = pass_gap.shipped_gaps()
+    # The opener said 11 holding 11 and was passed 11 back: the override answers.
+    opener = script("classic", 2, ["first 0", "roll", "dice 11", "look", "11", "pass 11"])
+    wanted = gaps[0].action("0|0|11,11", "11")
+    assert wanted is not None
+    for seed in range(5):
+        bot = SharkBot(random.Random(seed))
+        assert bot.act(opener.state.view(0)) == parse_action(wanted)
+        assert bot.heads_up.policy_moves == 0
+    # The other player never passes the opener's announcement back: where the policy
+    # challenges 65 or passes it, shark always challenges.
+    from bluffdice.solve.policy import shipped
+
+    assert set(shipped("mia-classic").distribution("0|0|65", None) or {}) == {
+        "challenge",
+        "pass 65",
+    }
+    answer = script("classic", 2, ["first 0", "roll", "dice 31", "look", "65"])
+    for seed in range(10):
+        bot = SharkBot(random.Random(seed))
+        assert bot.act(answer.state.view(1)) == parse_action("challenge")
+    # Nodes without an override go to the policy.
+    bot = SharkBot(random.Random(0))
+    plain = script("classic", 2, ["first 0", "roll", "dice 31", "look", "52"])
+    assert gaps[1].action("0|0|52", None) is None
+    bot.act(plain.state.view(1))
+    assert bot.heads_up.policy_moves == 1

@@ -66,8 +66,50 @@ class SharkBot(AdaptiveBot):
     def act(self, view: MiaView) -> Any:
         alive = sum(1 for gone in view.out if not gone)
         if alive == 2:
-            return self.heads_up.act(view)
+            self.catch_up(view)  # keep reading the opponent's lies
+            action = self.pass_gap_action(view)
+            return self.heads_up.act(view) if action is None else action
         return super().act(view)
+
+    def pass_gap_action(self, view: MiaView) -> Any:
+        """Heads-up, where `bluffdice.solve.pass_gap` found the policy's folded passes
+        can be taken: as the round's opener once a pass has been made, the best response
+        (where it differs from the policy); as the other player, the policy without its
+        passes when answering the opener's announcement (and a challenge or a roll where
+        a third pass would be due). None elsewhere, and under rules whose policy is not
+        the one it answers."""
+        from bluffdice.bots.cfr import _mia_rules, _policy_for, _sample
+        from bluffdice.games.mia import Look, parse_action
+        from bluffdice.solve import mia, pass_gap
+        from bluffdice.solve.policy import shipped
+
+        if view.phase != "respond" or not view.calls or Look() in view.legal_actions:
+            return None
+        rules = _mia_rules(view.rules)
+        if rules is None:
+            return None
+        role = 0 if view.calls[0].player == view.player else 1
+        gap = pass_gap.shipped_gaps().get(role)
+        if gap is None or _policy_for("mia", rules[0]) is not shipped(gap.policy):
+            return None
+        calls = [(c.player, c.kind, c.value) for c in view.calls]
+        try:
+            info = mia.answer_info(rules[1], calls, view.calls[0].player)
+        except (ValueError, IndexError):
+            return None
+        hand = str(view.my_dice) if view.my_dice is not None else None
+        key = mia.key_text(info)
+        label = gap.action(key, hand)
+        if label is None and gap.no_pass_at == len(info[2]) - 1:
+            dist = shipped(gap.policy).distribution(key, hand) or {}
+            kept = {a: p for a, p in dist.items() if not a.startswith("pass")}
+            if len(kept) == len(dist) or not kept:
+                return None  # the policy makes no pass here: it decides itself
+            label = _sample(kept, self.rng)
+        if label is None:
+            return None
+        action = parse_action(label)
+        return action if action in view.legal_actions else None
 
     # --- announcing ----------------------------------------------------------------
 
