@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any
 
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.cfr import CfrBot
 from bluffdice.bots.mia_odds import AdaptiveBot, ClaimModel, _next_alive, claim_model, current_claim
+from bluffdice.games.base import Event
 from bluffdice.games.mia import MiaView
+from bluffdice.games.mia.actions import Challenged, Revealed
 from bluffdice.games.mia.values import MIA
 
 BANDS = (-0.3, -0.1, 0.0, 0.15)
@@ -62,6 +65,29 @@ class SharkBot(AdaptiveBot):
         self.heads_up = CfrBot(self.rng)
         # player -> per band [challenges, answers], the last for Mia (looks, answers)
         self.reads: dict[int, list[list[float]]] = {}
+        # player -> [challenges of its passes that caught a lie, that met the truth]
+        self.pass_checks: dict[int, list[int]] = {}
+        self._checked_by: int | None = None
+
+    def observe(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, Challenged):
+                mine = bool(self._calls) and self._calls[-1].player == self._me
+                passed = mine and self._calls[-1].kind == "pass"
+                self._checked_by = event.player if passed else None
+            elif isinstance(event, Revealed) and self._checked_by is not None:
+                row = self.pass_checks.setdefault(self._checked_by, [0, 0])
+                row[0 if event.truthful is False else 1] += 1
+                self._checked_by = None
+            super().observe([event])
+
+    def checks_passes_by_its_dice(self, player: int) -> bool:
+        """Whether `player`, answering passes of its own announcements, has been seen to
+        challenge them only when its dice fell short (as a player who looks at what it
+        holds does), at least once. A player who challenges a pass of a true value
+        answers by the odds instead, and passing it back pays."""
+        caught, met = self.pass_checks.get(player, (0, 0))
+        return caught > 0 and met == 0
 
     def act(self, view: MiaView) -> Any:
         alive = sum(1 for gone in view.out if not gone)
@@ -100,7 +126,10 @@ class SharkBot(AdaptiveBot):
         hand = str(view.my_dice) if view.my_dice is not None else None
         key = mia.key_text(info)
         label = gap.action(key, hand)
+        opener = view.calls[0].player
         if label is None and gap.no_pass_at == len(info[2]) - 1:
+            if not self.checks_passes_by_its_dice(opener):
+                return None
             dist = shipped(gap.policy).distribution(key, hand) or {}
             kept = {a: p for a, p in dist.items() if not a.startswith("pass")}
             if len(kept) == len(dist) or not kept:
