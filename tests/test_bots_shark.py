@@ -116,13 +116,40 @@ def test_heads_up_shark_takes_the_pass_gap_where_the_shipped_overrides_say() -> 
         "challenge",
         "pass 65",
     }
+    # It does so against a player seen to challenge its passes only over short dice.
     answer = script("classic", 2, ["first 0", "roll", "dice 31", "look", "65"])
+    plain = [SharkBot(random.Random(seed)).act(answer.state.view(1)) for seed in range(20)]
+    assert parse_action("pass 65") in plain  # no evidence yet: the policy, passes included
     for seed in range(10):
         bot = SharkBot(random.Random(seed))
+        bot.pass_checks[0] = [1, 0]
         assert bot.act(answer.state.view(1)) == parse_action("challenge")
+        bot.pass_checks[0] = [1, 1]  # it challenged a true pass once: it passes again
+        assert bot.checks_passes_by_its_dice(0) is False
     # Nodes without an override go to the policy.
     bot = SharkBot(random.Random(0))
     plain = script("classic", 2, ["first 0", "roll", "dice 31", "look", "52"])
     assert gaps[1].action("0|0|52", None) is None
     bot.act(plain.state.view(1))
     assert bot.heads_up.policy_moves == 1
+
+
+def test_shark_counts_how_the_other_checks_its_passes() -> None:
+    from bluffdice.games.mia.actions import Announced, Challenged, Passed, Revealed
+
+    def checked(passer: int, dice: int) -> list[Any]:
+        return [
+            Announced(player=0, value=65),
+            Passed(player=1, value=65) if passer == 1 else Announced(player=1, value=66),
+            Challenged(player=0, announcer=1, announced=65 if passer == 1 else 66),
+            Revealed(value=dice, announced=65, truthful=dice in (65, 66, 11, 22, 33, 44, 55, 21)),
+        ]
+
+    bot = SharkBot(random.Random(0))
+    bot._me, bot._rules = 1, "classic"
+    bot.observe(checked(1, 31))  # its 65 was a lie, and it challenged the pass of it
+    assert bot.pass_checks == {0: [1, 0]} and bot.checks_passes_by_its_dice(0)
+    bot.observe(checked(2, 31))  # an announcement challenged, not a pass: not counted
+    assert bot.pass_checks == {0: [1, 0]}
+    bot.observe(checked(1, 65))  # it challenged a pass of its own true 65
+    assert bot.pass_checks == {0: [1, 1]} and not bot.checks_passes_by_its_dice(0)

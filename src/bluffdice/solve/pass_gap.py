@@ -15,11 +15,16 @@ three passes: the deviator never passes at two or more, so a third pass is the f
 policy's, and the deviator answers it with a challenge or a roll), so the gain it finds
 is the gain over the real game, not over a model of it.
 
-The result, the "pass gap" overrides, is a table (public node key, hand -> action) of the
-places where the best response plays otherwise than the folded policy, for the round's
-opener (`ROLE`): the opener's side is where nearly all of the gain lies (see
-docs/strength.md). `shark` plays it heads-up; everywhere else it plays the policy.
-`python -m bluffdice.solve.pass_gap` computes it again and writes the package data.
+The result is a table per role (public node key, hand -> action) of the places where the
+deviation plays otherwise than the folded policy. For the round's opener (role 0) it is
+the best response once a pass has been made (nearly all of the gain: taking the policy's
+third pass, which it believes ends the round in a draw). For the other player (role 1)
+it is the policy without its passes when answering the opener's announcement, then a
+best response from two passes on (a challenge or a roll where the third pass would be
+due): the gain equals the unrestricted best response from the announcement on, without
+betting on the policy's mix of challenges and rolls. `shark` plays both heads-up (see
+docs/strength.md); `python -m bluffdice.solve.pass_gap` computes them again and writes
+the package data.
 """
 
 from __future__ import annotations
@@ -271,15 +276,15 @@ def compute(
     own = passes.forward(role, _multipliers(game, played)[role])
     overrides: dict[str, dict[str, str]] = {}
     labels = game.hand_labels[role]
-    for node, picks in chosen.items():
-        if opp_reach[node].sum() <= 0:
+    for at, picks in chosen.items():
+        if opp_reach[at].sum() <= 0:
             continue
-        key = mia.key_text(game.info[node])
-        for h, a in picks.items():
-            if h >= 0 and own[node, h] <= 0:
+        key = mia.key_text(game.info[at])
+        for column, a in picks.items():
+            if column >= 0 and own[at, column] <= 0:
                 continue
-            hand = ANY_HAND if h < 0 else labels[h]
-            overrides.setdefault(key, {})[hand] = game.labels[int(game.first_child[node]) + a]
+            hand = ANY_HAND if column < 0 else labels[column]
+            overrides.setdefault(key, {})[hand] = game.labels[int(game.first_child[at]) + a]
     return PassGap(
         rules=rules_text,
         policy=policy_name,
