@@ -32,7 +32,7 @@ from bluffdice.bots.cfr import CfrBot
 from bluffdice.bots.mia_odds import AdaptiveBot, ClaimModel, _next_alive, claim_model, current_claim
 from bluffdice.games.base import Event
 from bluffdice.games.mia import MiaView
-from bluffdice.games.mia.actions import Challenged, Revealed
+from bluffdice.games.mia.actions import Challenged, Passed, Revealed, Rolled
 from bluffdice.games.mia.values import MIA
 
 BANDS = (-0.3, -0.1, 0.0, 0.15)
@@ -68,9 +68,17 @@ class SharkBot(AdaptiveBot):
         # player -> [challenges of its passes that caught a lie, that met the truth]
         self.pass_checks: dict[int, list[int]] = {}
         self._checked_by: int | None = None
+        # players seen to answer a second pass of shark's by a challenge or a roll
+        self.no_third_pass: set[int] = set()
+        # players seen to make a third pass (or later) between two rolls
+        self.third_passers: set[int] = set()
 
     def observe(self, events: Sequence[Event]) -> None:
         for event in events:
+            if isinstance(event, Passed) and event.player != self._me and self._passes_made() >= 2:
+                self.third_passers.add(event.player)
+            if isinstance(event, Challenged | Rolled) and self._after_my_second_pass():
+                self.no_third_pass.add(event.player)
             if isinstance(event, Challenged):
                 mine = bool(self._calls) and self._calls[-1].player == self._me
                 passed = mine and self._calls[-1].kind == "pass"
@@ -80,6 +88,18 @@ class SharkBot(AdaptiveBot):
                 row[0 if event.truthful is False else 1] += 1
                 self._checked_by = None
             super().observe([event])
+
+    def _passes_made(self) -> int:
+        """Passes since the last announcement of the round so far."""
+        calls = self._calls
+        start = max((i for i, c in enumerate(calls) if c.kind == "announce"), default=-1)
+        return 0 if start < 0 else len(calls) - 1 - start
+
+    def _after_my_second_pass(self) -> bool:
+        calls = self._calls
+        if not calls or calls[-1].player != self._me or calls[-1].kind != "pass":
+            return False
+        return self._passes_made() >= 2
 
     def checks_passes_by_its_dice(self, player: int) -> bool:
         """Whether `player`, answering passes of its own announcements, has been seen to
@@ -114,7 +134,12 @@ class SharkBot(AdaptiveBot):
         rules = _mia_rules(view.rules)
         if rules is None:
             return None
+        other = next(i for i, gone in enumerate(view.out) if not gone and i != view.player)
+        if other not in self.third_passers:
+            return None  # the gap is there against a player who makes third passes
         role = 0 if view.calls[0].player == view.player else 1
+        if role == 0 and other in self.no_third_pass:
+            return None  # the opener's gap needs a player who passes a second pass on
         gap = pass_gap.shipped_gaps().get(role)
         if gap is None or _policy_for("mia", rules[0]) is not shipped(gap.policy):
             return None
