@@ -106,8 +106,12 @@ def test_heads_up_shark_takes_the_pass_gap_where_the_shipped_overrides_say() -> 
     assert wanted is not None
     for seed in range(5):
         bot = SharkBot(random.Random(seed))
+        assert bot.pass_gap_action(opener.state.view(0)) is None  # no third pass seen yet
+        bot.third_passers.add(1)
         assert bot.act(opener.state.view(0)) == parse_action(wanted)
         assert bot.heads_up.policy_moves == 0
+        bot.no_third_pass.add(1)  # it refused a third pass once: the policy again
+        assert bot.pass_gap_action(opener.state.view(0)) is None
     # The other player never passes the opener's announcement back: where the policy
     # challenges 65 or passes it, shark always challenges.
     from bluffdice.solve.policy import shipped
@@ -118,10 +122,15 @@ def test_heads_up_shark_takes_the_pass_gap_where_the_shipped_overrides_say() -> 
     }
     # It does so against a player seen to challenge its passes only over short dice.
     answer = script("classic", 2, ["first 0", "roll", "dice 31", "look", "65"])
-    plain = [SharkBot(random.Random(seed)).act(answer.state.view(1)) for seed in range(20)]
+    plain = []
+    for seed in range(20):
+        bot = SharkBot(random.Random(seed))
+        bot.third_passers.add(0)
+        plain.append(bot.act(answer.state.view(1)))
     assert parse_action("pass 65") in plain  # no evidence yet: the policy, passes included
     for seed in range(10):
         bot = SharkBot(random.Random(seed))
+        bot.third_passers.add(0)
         bot.pass_checks[0] = [1, 0]
         assert bot.act(answer.state.view(1)) == parse_action("challenge")
         bot.pass_checks[0] = [1, 1]  # it challenged a true pass once: it passes again
@@ -153,3 +162,20 @@ def test_shark_counts_how_the_other_checks_its_passes() -> None:
     assert bot.pass_checks == {0: [1, 0]}
     bot.observe(checked(1, 65))  # it challenged a pass of its own true 65
     assert bot.pass_checks == {0: [1, 1]} and not bot.checks_passes_by_its_dice(0)
+
+
+def test_shark_notes_who_makes_a_third_pass_and_who_refuses_one() -> None:
+    from bluffdice.games.mia.actions import Announced, Challenged, Passed
+
+    bot = SharkBot(random.Random(0))
+    bot._me, bot._rules = 1, "classic"
+    bot.observe([Announced(player=0, value=53), Passed(player=1, value=53)])
+    bot.observe([Passed(player=0, value=54)])  # the second pass: nothing to note
+    assert bot.third_passers == set() and bot.no_third_pass == set()
+    bot.observe([Passed(player=1, value=54)])  # shark's own third pass: nothing either
+    bot.observe([Passed(player=0, value=54)])  # the other's pass after two: noted
+    assert bot.third_passers == {0}
+    bot.observe([Announced(player=0, value=61), Passed(player=1, value=61)])
+    bot.observe([Passed(player=0, value=62), Passed(player=1, value=62)])
+    bot.observe([Challenged(player=0, announcer=1, announced=62)])  # refused the third
+    assert bot.no_third_pass == {0}
