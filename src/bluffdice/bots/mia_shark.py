@@ -18,6 +18,11 @@ solved round (`bluffdice solve`, the `cfr` bot's policy) cannot be exploited and
 most rounds against every heuristic bot: `shark` switches to it. Heads-up from the start
 it plays the equilibrium throughout. Rule sets the solver does not take stay with the
 full-table play throughout.
+
+Heads-up it also takes the policy's pass gap (`bluffdice.solve.pass_gap`: the policy was
+solved with two passes between rolls and takes a third for a draw), but only against a
+player it has seen behave as the gap needs (make a third pass; for the no-pass-back rule,
+check passes by its own dice): against others those moves lose, so it never assumes.
 """
 
 from __future__ import annotations
