@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/strength_mia.py --games 10000 --workers 2   # the record
     .venv/bin/python benchmarks/strength_mia.py --games 1000 --part tables   # a quick look
+    .venv/bin/python benchmarks/strength_mia.py --part heads-up --opponents cfr   # one match
 
 Tables: `bluffdice tournament --rules classic --seats N --games G --seed S` with every
 built-in Mia bot (line-ups rotate fairly), for N = 3, 4 and 6. The bot under test
@@ -114,12 +115,13 @@ def heads_up_part(
     console: Console,
     game: str = "mia",
     rules: str = RULES,
+    opponents: list[str] | None = None,
 ) -> bool:
     table = Table(title=f"{bot} heads-up, {rules}, {games:,} games per match, seed {seed}")
     for col in ("opponent", f"{bot} wins", "opp. wins", f"{bot} %", "95 % CI", "verdict"):
         table.add_column(col, justify="left" if col in ("opponent", "verdict") else "right")
     ok = True
-    for other in available_bots(game):
+    for other in opponents or available_bots(game):
         if other == bot:
             continue
         doc = tournament(
@@ -174,6 +176,9 @@ def main(
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part", choices=("all", "tables", "heads-up"), default="all")
     parser.add_argument("--seats", default="3,4,6")
+    parser.add_argument(
+        "--opponents", default="", help="heads-up: these bots only (comma-separated)"
+    )
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 110)
     common = (args.games, args.seed, args.workers, console, game, args.rules)
@@ -182,7 +187,8 @@ def main(
         for seats in (int(s) for s in args.seats.split(",")):
             ok = table_part(args.bot, seats, *common) and ok
     if args.part in ("all", "heads-up"):
-        ok = heads_up_part(args.bot, *common) and ok
+        only = [name for name in args.opponents.split(",") if name] or None
+        ok = heads_up_part(args.bot, *common, opponents=only) and ok
     return 0 if ok else 1
 
 

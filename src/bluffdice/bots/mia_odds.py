@@ -319,6 +319,11 @@ class AdaptiveBot(_OddsPlayer):
     # --- learning ------------------------------------------------------------------
 
     def act(self, view: MiaView) -> Any:
+        self.catch_up(view)
+        return super().act(view)
+
+    def catch_up(self, view: MiaView) -> None:
+        """Learn from what was revealed since the last move (rules come with the view)."""
         self._rules, self._me = view.rules, view.player
         pending, self._pending = self._pending, []
         for round_number, calls, dice in pending:
@@ -326,7 +331,6 @@ class AdaptiveBot(_OddsPlayer):
         last = view.last_round
         if last is not None and last.round not in self._rounds_done and last.revealed:
             self._learn(view.rules, last.round, last.calls, last.revealed)
-        return super().act(view)
 
     def observe(self, events: Sequence[Event]) -> None:
         for event in events:

@@ -18,18 +18,26 @@ solved round (`bluffdice solve`, the `cfr` bot's policy) cannot be exploited and
 most rounds against every heuristic bot: `shark` switches to it. Heads-up from the start
 it plays the equilibrium throughout. Rule sets the solver does not take stay with the
 full-table play throughout.
+
+Heads-up it also takes the policy's pass gap (`bluffdice.solve.pass_gap`: the policy was
+solved with two passes between rolls and takes a third for a draw), but only against a
+player it has seen behave as the gap needs (make a third pass; for the no-pass-back rule,
+check passes by its own dice): against others those moves lose, so it never assumes.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any
 
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.cfr import CfrBot
 from bluffdice.bots.mia_odds import AdaptiveBot, ClaimModel, _next_alive, claim_model, current_claim
+from bluffdice.games.base import Event
 from bluffdice.games.mia import MiaView
+from bluffdice.games.mia.actions import Challenged, Passed, Revealed, Rolled
 from bluffdice.games.mia.values import MIA
 
 BANDS = (-0.3, -0.1, 0.0, 0.15)
@@ -62,12 +70,105 @@ class SharkBot(AdaptiveBot):
         self.heads_up = CfrBot(self.rng)
         # player -> per band [challenges, answers], the last for Mia (looks, answers)
         self.reads: dict[int, list[list[float]]] = {}
+        # player -> [challenges of its passes that caught a lie, that met the truth]
+        self.pass_checks: dict[int, list[int]] = {}
+        self._checked_by: int | None = None
+        # players seen to answer a second pass of shark's by a challenge or a roll
+        self.no_third_pass: set[int] = set()
+        # players seen to make a third pass (or later) between two rolls
+        self.third_passers: set[int] = set()
+
+    def observe(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, Passed) and event.player != self._me and self._passes_made() >= 2:
+                self.third_passers.add(event.player)
+            if isinstance(event, Challenged | Rolled) and self._after_my_second_pass():
+                self.no_third_pass.add(event.player)
+            if isinstance(event, Challenged):
+                mine = bool(self._calls) and self._calls[-1].player == self._me
+                passed = mine and self._calls[-1].kind == "pass"
+                self._checked_by = event.player if passed else None
+            elif isinstance(event, Revealed) and self._checked_by is not None:
+                row = self.pass_checks.setdefault(self._checked_by, [0, 0])
+                row[0 if event.truthful is False else 1] += 1
+                self._checked_by = None
+            super().observe([event])
+
+    def _passes_made(self) -> int:
+        """Passes since the last announcement of the round so far."""
+        calls = self._calls
+        start = max((i for i, c in enumerate(calls) if c.kind == "announce"), default=-1)
+        return 0 if start < 0 else len(calls) - 1 - start
+
+    def _after_my_second_pass(self) -> bool:
+        calls = self._calls
+        if not calls or calls[-1].player != self._me or calls[-1].kind != "pass":
+            return False
+        return self._passes_made() >= 2
+
+    def checks_passes_by_its_dice(self, player: int) -> bool:
+        """Whether `player`, answering passes of its own announcements, has been seen to
+        challenge them only when its dice fell short (as a player who looks at what it
+        holds does), at least once. A player who challenges a pass of a true value
+        answers by the odds instead, and passing it back pays."""
+        caught, met = self.pass_checks.get(player, (0, 0))
+        return caught > 0 and met == 0
 
     def act(self, view: MiaView) -> Any:
         alive = sum(1 for gone in view.out if not gone)
         if alive == 2:
-            return self.heads_up.act(view)
+            self.catch_up(view)  # keep reading the opponent's lies
+            action = self.pass_gap_action(view)
+            return self.heads_up.act(view) if action is None else action
         return super().act(view)
+
+    def pass_gap_action(self, view: MiaView) -> Any:
+        """Heads-up, where `bluffdice.solve.pass_gap` found the policy's folded passes
+        can be taken: as the round's opener once a pass has been made, the best response
+        (where it differs from the policy); as the other player, the policy without its
+        passes when answering the opener's announcement (and a challenge or a roll where
+        a third pass would be due). None elsewhere, and under rules whose policy is not
+        the one it answers."""
+        from bluffdice.bots.cfr import _mia_rules, _policy_for, _sample
+        from bluffdice.games.mia import Look, parse_action
+        from bluffdice.solve import mia, pass_gap
+        from bluffdice.solve.policy import shipped
+
+        if view.phase != "respond" or not view.calls or Look() in view.legal_actions:
+            return None
+        rules = _mia_rules(view.rules)
+        if rules is None:
+            return None
+        other = next(i for i, gone in enumerate(view.out) if not gone and i != view.player)
+        if other not in self.third_passers:
+            return None  # the gap is there against a player who makes third passes
+        role = 0 if view.calls[0].player == view.player else 1
+        if role == 0 and other in self.no_third_pass:
+            return None  # the opener's gap needs a player who passes a second pass on
+        gap = pass_gap.shipped_gaps().get(role)
+        if gap is None or _policy_for("mia", rules[0]) is not shipped(gap.policy):
+            return None
+        calls = [(c.player, c.kind, c.value) for c in view.calls]
+        try:
+            info = mia.answer_info(rules[1], calls, view.calls[0].player)
+        except (ValueError, IndexError):
+            return None
+        hand = str(view.my_dice) if view.my_dice is not None else None
+        key = mia.key_text(info)
+        label = gap.action(key, hand)
+        opener = view.calls[0].player
+        if label is None and gap.no_pass_at == len(info[2]) - 1:
+            if not self.checks_passes_by_its_dice(opener):
+                return None
+            dist = shipped(gap.policy).distribution(key, hand) or {}
+            kept = {a: p for a, p in dist.items() if not a.startswith("pass")}
+            if len(kept) == len(dist) or not kept:
+                return None  # the policy makes no pass here: it decides itself
+            label = _sample(kept, self.rng)
+        if label is None:
+            return None
+        action = parse_action(label)
+        return action if action in view.legal_actions else None
 
     # --- announcing ----------------------------------------------------------------
 
