@@ -16,6 +16,14 @@ hand of 1 to 5 dice, then the seats). The information-state
 string is the player's whole history of visible events (perfect recall); the observation
 string is the player's view. Returns are the engine's (zero-sum). Needs the `bench` extra.
 
+`cut="roll"` with a `continuation` table (`66:-0.91;55:-0.83`, see `continuation_text`)
+ends a heads-up Mia game at the next fresh roll: when the receiver believes and rolls,
+the game stops and the roller gets the table's value for the value they must beat (the
+other player its negative). That is exact where nobody holds private information at a
+fresh roll and the rest of the game depends on nothing but who rolls and what they must
+beat (`cut_problem` says where that fails); docs/research.md solves the whole heads-up
+round segment by segment with it.
+
 Python games are slow: OpenSpiel's tabular CFR walks the whole game tree each iteration,
 and a full Mia round has far too many histories for that (every roll branches 21 ways and
 announcements can climb through all 21 values). The test and `docs/research.md` solve the
@@ -24,18 +32,28 @@ end of the heads-up `maexchen` round (a prefix that leaves few values to announc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from bluffdice.games.base import CHANCE
+from bluffdice.games.mia.actions import Roll
+from bluffdice.games.mia.values import MIA, parse_value
 from bluffdice.games.registry import game_of, parse_rules
 from bluffdice.rl.spaces import Encoding, Recall
 
 SHORT_NAME = "python_bluffdice"
 
-_PARAMS = {"rules": "maexchen", "players": 2, "first": 0, "prefix": ""}
+_PARAMS = {
+    "rules": "maexchen",
+    "players": 2,
+    "first": 0,
+    "prefix": "",
+    "cut": "",
+    "continuation": "",
+}
 
 _TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -67,6 +85,23 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
         self.spec = game_of(self.rules)
         self.encoding = Encoding(self.rules, self.players)
         self._start: tuple[Any, Recall] | None = None
+        self.cut = str(merged["cut"])
+        self.continuation: dict[int, float] = {}
+        if self.cut not in ("", "roll"):
+            raise ValueError(f"cut must be 'roll' or empty, not {self.cut!r}")
+        if self.cut:
+            problem = cut_problem(self.rules, self.players)
+            if problem:
+                raise ValueError(f"cut=roll is not exact here: {problem}")
+            self.continuation = parse_continuation(str(merged["continuation"]))
+            missing = [v for v in self.rolls_to_beat() if v not in self.continuation]
+            if missing:
+                raise ValueError(
+                    "cut=roll needs a continuation value for every value a roll may have "
+                    f"to beat: missing {', '.join(map(str, missing))}"
+                )
+        elif merged["continuation"]:
+            raise ValueError("a continuation table needs cut=roll")
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
             max_chance_outcomes=len(self.encoding.chance),
@@ -101,6 +136,20 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
             self._start = (state, recall)
         return self._start
 
+    def rolls_to_beat(self) -> list[int]:
+        """The values a fresh roll may have to beat from the start on: every value above
+        the one standing (the one standing too if the next player may roll at once),
+        except Mia, which no roll follows."""
+        state = self.start()[0]
+        ranking = self.rules.ranking
+        if not state.announced:
+            values = ranking.worst_first
+        elif state.phase == "respond":
+            values = ranking.at_least[state.announced]
+        else:
+            values = ranking.above[state.announced]
+        return [v for v in values if v != MIA]
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BluffdiceObserver:
         recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return BluffdiceObserver(self, bool(recall))
@@ -128,6 +177,8 @@ class BluffdiceState(pyspiel.State):  # type: ignore[misc]
         start = game.start()
         self.engine = _Shared(start[0])
         self.recall = start[1].copy()
+        self.cut = False
+        """Whether the game ended at a fresh roll (`cut="roll"`)."""
 
     @property
     def _g(self) -> BluffdiceGame:
@@ -140,13 +191,16 @@ class BluffdiceState(pyspiel.State):  # type: ignore[misc]
         return self.engine.value
 
     def _step(self, action: Any) -> None:
-        step = self.engine.value.apply(action)
+        before = self.engine.value
+        step = before.apply(action)
         self.engine = _Shared(step.state)
         self.recall.add(step.events)
+        if self._g.cut and isinstance(action, Roll) and before.phase == "respond":
+            self.cut = True
 
     def current_player(self) -> int:
         state = self.engine.value
-        if state.is_terminal:
+        if self.cut or state.is_terminal:
             return int(pyspiel.PlayerId.TERMINAL)
         player = state.current_player
         return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else int(player)
@@ -171,10 +225,14 @@ class BluffdiceState(pyspiel.State):  # type: ignore[misc]
         return str(enc.chance[action] if chance else enc.actions[action])
 
     def is_terminal(self) -> bool:
-        return bool(self.engine.value.is_terminal)
+        return self.cut or bool(self.engine.value.is_terminal)
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.engine.value.returns()]
+        state = self.engine.value
+        if self.cut:  # `turn` has believed and must beat `announced` with a fresh roll
+            value = self._g.continuation[state.announced]
+            return [value if seat == state.turn else -value for seat in range(state.players)]
+        return [float(r) for r in state.returns()]
 
     def __str__(self) -> str:
         state = self.engine.value
@@ -217,10 +275,79 @@ def spiel_rules(text: str) -> str:
     return text.translate(_SPIEL)
 
 
-def load(rules: str, players: int = 2, first: int = 0, prefix: str = "") -> Any:
-    """`pyspiel.load_game` for a rule set, registering the game first."""
+def cut_problem(rules: Any, players: int) -> str | None:
+    """Why ending the game at the next fresh roll with a value per (value to beat) would
+    not be exact for `rules` and `players`, or None where it is.
+
+    A believing roll replaces the dice, and the dice are the only thing a Mia player
+    hides, so at that moment nobody holds private information: the rest of the game is a
+    subgame with a public root. A pass keeps the old dice alive, but it is no roll and no
+    cut is made there; the pass limit counts from the last roll, so it does not reach
+    across either. What remains to check is that the root's value depends on nothing but
+    the value to beat: two players (the loser pays the winner, so the roller's value is
+    the whole story, whichever seat rolls), one round that decides the game, no cheers
+    (joker32 starts the round again), and segments that end (a pass limit where the pass
+    is on: otherwise the same value may be passed back and forth for ever).
+    """
+    if getattr(rules, "game_name", None) != "mia":
+        return "only Mia rounds restart at a fresh roll"
+    if players != 2:
+        return "more than two players: the rest of the round is not one value for the roller"
+    one_round = (rules.mode == "lives" and rules.lives == 1) or (
+        rules.mode != "lives" and rules.rounds == 1
+    )
+    if not one_round:
+        return (
+            "the game goes on after the round, so a roll's value depends on the score or "
+            "lives too: use rounds=1 (score, drinking) or lives=1"
+        )
+    if rules.joker32:
+        return "joker32: cheers starts the round again"
+    if rules.pass_allowed and rules.pass_limit == 0:
+        return "the pass without a pass_limit: passes may go on for ever between two rolls"
+    return None
+
+
+def parse_continuation(text: str) -> dict[int, float]:
+    """A continuation table from its text, `66:-0.91;55:-0.83` (see `continuation_text`)."""
+    table: dict[int, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        value, sep, number = item.partition(":")
+        try:
+            table[parse_value(value.strip())] = float(number)
+        except ValueError:
+            raise ValueError(
+                f"bad continuation entry {item!r}: expected value:number, e.g. 55:-0.83"
+            ) from None
+        if not sep:
+            raise ValueError(f"bad continuation entry {item!r}: expected value:number")
+    return table
+
+
+def continuation_text(table: Mapping[int, float]) -> str:
+    """A continuation table as a game parameter: for each value a roll must beat, the
+    roller's value of the rest of the round, exact to the last bit (`repr`)."""
+    return ";".join(f"{value}:{float(number)!r}" for value, number in table.items())
+
+
+def load(
+    rules: str,
+    players: int = 2,
+    first: int = 0,
+    prefix: str = "",
+    continuation: Mapping[int, float] | None = None,
+) -> Any:
+    """`pyspiel.load_game` for a rule set, registering the game first; a `continuation`
+    table ends the game at the next fresh roll (`cut="roll"`)."""
     register()
-    params = {"rules": spiel_rules(rules), "players": players, "first": first, "prefix": prefix}
+    params: dict[str, Any] = {
+        "rules": spiel_rules(rules),
+        "players": players,
+        "first": first,
+        "prefix": prefix,
+    }
+    if continuation is not None:
+        params.update(cut="roll", continuation=continuation_text(continuation))
     return pyspiel.load_game(SHORT_NAME, params)
 
 
