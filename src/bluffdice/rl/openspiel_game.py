@@ -84,7 +84,8 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
         self.prefix = [p.strip() for p in str(merged["prefix"]).split(";") if p.strip()]
         self.spec = game_of(self.rules)
         self.encoding = Encoding(self.rules, self.players)
-        self._start: tuple[Any, Recall] | None = None
+        self._root: _Node | None = None
+        self.cached = 0
         self.cut = str(merged["cut"])
         self.continuation: dict[int, float] = {}
         if self.cut not in ("", "roll"):
@@ -118,9 +119,14 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
 
     def start(self) -> tuple[Any, Recall]:
         """The engine state the game starts from (opening seat and prefix played), and
-        what each player has seen of it; worked out once (OpenSpiel makes a new
-        initial state for every clone)."""
-        if self._start is None:
+        what each player has seen of it."""
+        root = self.root()
+        return root.state, root.recall
+
+    def root(self) -> _Node:
+        """The node the game starts from, worked out once (OpenSpiel makes a new initial
+        state for every clone)."""
+        if self._root is None:
             state: Any = self.spec.new_game(self.rules, self.players)
             recall = Recall(self.players)
 
@@ -133,8 +139,28 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
                 state = play(state.chance_outcomes()[self.first][0])
             for text in self.prefix:
                 state = play(self.spec.parse_action(text))
-            self._start = (state, recall)
-        return self._start
+            self._root = _Node(state, recall, cut=False)
+        return self._root
+
+    def child(self, node: _Node, action: int) -> _Node:
+        """The node after `action` (an id): the engine's next state, what each player has
+        seen, and whether the game was cut there. Tree-walking algorithms visit the same
+        nodes every iteration, so the first `CACHED_NODES` children are kept."""
+        found = node.children.get(action)
+        if found is not None:
+            return found
+        state = node.state
+        move = self.encoding.chance[action] if state.current_player == CHANCE else None
+        move = self.encoding.actions[action] if move is None else move
+        step = state.apply(move)
+        recall = node.recall.copy()
+        recall.add(step.events)
+        cut = bool(self.cut) and isinstance(move, Roll) and state.phase == "respond"
+        found = _Node(step.state, recall, cut)
+        if self.cached < CACHED_NODES:
+            node.children[action] = found
+            self.cached += 1
+        return found
 
     def rolls_to_beat(self) -> list[int]:
         """The values a fresh roll may have to beat from the start on: every value above
@@ -155,69 +181,91 @@ class BluffdiceGame(pyspiel.Game):  # type: ignore[misc]
         return BluffdiceObserver(self, bool(recall))
 
 
-class _Shared:
-    """Holds a value that copies share: OpenSpiel clones a Python state by deep-copying
-    its attributes, and the engine's states are immutable, so a copy is the same value."""
+TERMINAL_ID = int(pyspiel.PlayerId.TERMINAL)
 
-    __slots__ = ("value",)
+CACHED_NODES = 200_000
+"""Children each game keeps (a few hundred bytes each): the trees that OpenSpiel's
+tabular algorithms walk many times over fit, while a long run of random play, which
+seldom comes back to the same node, cannot fill the memory."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+class _Game:
+    """The game, shared by every copy of a state (OpenSpiel copies a Python state by
+    deep-copying its attributes, and a deep copy of a game would lose ours)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: BluffdiceGame) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Game:
+        return self
+
+
+class _Node:
+    """One history: the engine's state (immutable), what each player has seen, whether
+    the game was cut there, who moves (OpenSpiel's player id) and the children and legal
+    action ids found so far. OpenSpiel clones a Python state by deep-copying its
+    attributes; a node never changes what it stands for, so a copy is the same node."""
+
+    __slots__ = ("state", "recall", "cut", "player", "children", "legal", "returns")
+
+    def __init__(self, state: Any, recall: Recall, cut: bool) -> None:
+        self.state = state
+        self.recall = recall
+        self.cut = cut
+        """Whether the game ended here at a fresh roll (`cut="roll"`)."""
+        if cut or state.is_terminal:
+            self.player = TERMINAL_ID
+        elif state.current_player == CHANCE:
+            self.player = int(pyspiel.PlayerId.CHANCE)
+        else:
+            self.player = int(state.current_player)
+        self.children: dict[int, _Node] = {}
+        self.legal: list[int] | None = None
+        self.returns: list[float] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self
 
 
 class BluffdiceState(pyspiel.State):  # type: ignore[misc]
-    """Wraps an engine state (immutable) and what each player has seen."""
+    """A node of the game's tree (see `_Node`), as OpenSpiel's state."""
 
     def __init__(self, game: BluffdiceGame) -> None:
         super().__init__(game)
-        self.game = _Shared(game)
-        start = game.start()
-        self.engine = _Shared(start[0])
-        self.recall = start[1].copy()
-        self.cut = False
-        """Whether the game ended at a fresh roll (`cut="roll"`)."""
+        self.game = _Game(game)
+        self.node = game.root()
 
     @property
     def _g(self) -> BluffdiceGame:
-        g: BluffdiceGame = self.game.value
-        return g
+        return self.game.game
 
     @property
     def state(self) -> Any:
         """The engine state."""
-        return self.engine.value
+        return self.node.state
 
-    def _step(self, action: Any) -> None:
-        before = self.engine.value
-        step = before.apply(action)
-        self.engine = _Shared(step.state)
-        self.recall.add(step.events)
-        if self._g.cut and isinstance(action, Roll) and before.phase == "respond":
-            self.cut = True
+    @property
+    def recall(self) -> Recall:
+        """What each player has seen."""
+        return self.node.recall
 
     def current_player(self) -> int:
-        state = self.engine.value
-        if self.cut or state.is_terminal:
-            return int(pyspiel.PlayerId.TERMINAL)
-        player = state.current_player
-        return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else int(player)
+        return self.node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._g.encoding.legal_indices(self.engine.value.legal_actions())
+        node = self.node
+        if node.legal is None:
+            node.legal = self._g.encoding.legal_indices(node.state.legal_actions())
+        return list(node.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         index = self._g.encoding.chance_index
-        return [(index[o], float(p)) for o, p in self.engine.value.chance_outcomes()]
+        return [(index[o], float(p)) for o, p in self.node.state.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        enc = self._g.encoding
-        if self.engine.value.current_player == CHANCE:
-            self._step(enc.chance[action])
-        else:
-            self._step(enc.actions[action])
+        self.node = self._g.child(self.node, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         enc = self._g.encoding
@@ -225,17 +273,21 @@ class BluffdiceState(pyspiel.State):  # type: ignore[misc]
         return str(enc.chance[action] if chance else enc.actions[action])
 
     def is_terminal(self) -> bool:
-        return self.cut or bool(self.engine.value.is_terminal)
+        return self.node.player == TERMINAL_ID
 
     def returns(self) -> list[float]:
-        state = self.engine.value
-        if self.cut:  # `turn` has believed and must beat `announced` with a fresh roll
-            value = self._g.continuation[state.announced]
-            return [value if seat == state.turn else -value for seat in range(state.players)]
-        return [float(r) for r in state.returns()]
+        node = self.node
+        if node.returns is None:
+            state = node.state
+            if node.cut:  # `turn` has believed and must beat `announced` with a fresh roll
+                value = self._g.continuation[state.announced]
+                node.returns = [value if p == state.turn else -value for p in range(state.players)]
+            else:
+                node.returns = [float(r) for r in state.returns()]
+        return list(node.returns)
 
     def __str__(self) -> str:
-        state = self.engine.value
+        state = self.node.state
         return f"moves {state.moves}, phase {state.phase}"
 
 
