@@ -68,26 +68,43 @@ ROUND = "roll"
 
 
 @dataclass(frozen=True)
+class Effort:
+    """How long each solver runs: until its NashConv is at most `tolerance`, measured every
+    `block` iterations, or for at most `iterations`."""
+
+    iterations: int
+    tolerance: float
+    block: int = 20
+
+
+@dataclass(frozen=True)
 class Solved:
-    """One OpenSpiel solve: the value for the seat that rolled, its NashConv, CPU seconds."""
+    """One solve: the value for the seat that rolled, its NashConv, iterations and CPU
+    seconds."""
 
     value: float
     nash_conv: float
+    iterations: int
     seconds: float
 
 
-def solve(game: Any, seat: int, iterations: int) -> Solved:
+def solve(game: Any, seat: int, effort: Effort) -> Solved:
     """OpenSpiel's C++ CFR+ on `game`, its average policy's value for `seat` and NashConv."""
     import pyspiel
 
     start = time.process_time()
     solver = pyspiel.CFRPlusSolver(game)
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    average = solver.average_policy()
-    conv = pyspiel.nash_conv(game, average)
+    done = 0
+    while True:
+        for _ in range(min(effort.block, effort.iterations - done)):
+            solver.evaluate_and_update_policy()
+        done = min(done + effort.block, effort.iterations)
+        average = solver.average_policy()
+        conv = pyspiel.nash_conv(game, average)
+        if conv <= effort.tolerance or done >= effort.iterations:
+            break
     value = pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[seat]
-    return Solved(value, conv, time.process_time() - start)
+    return Solved(value, conv, done, time.process_time() - start)
 
 
 @dataclass(frozen=True)
@@ -101,7 +118,7 @@ class Segment:
 
 
 def by_segments(
-    rules: str, floors: list[int], iterations: int, done: Callable[[Segment], None]
+    rules: str, floors: list[int], effort: Effort, done: Callable[[Segment], None]
 ) -> dict[int, Segment]:
     """Solve the segments from `floors` (best first: each needs those above it) with
     OpenSpiel, calling `done` after each."""
@@ -112,7 +129,7 @@ def by_segments(
     for floor in floors:
         table = {v: s.solved.value for v, s in segments.items()}
         game = load(rules, 2, first=0, prefix=SEGMENT.format(floor=floor), continuation=table)
-        solved = solve(game, 1, iterations)
+        solved = solve(game, 1, effort)
         segment = Segment(floor, solved, solved.nash_conv + worst)
         worst = max(worst, segment.bound)
         segments[floor] = segment
@@ -120,16 +137,21 @@ def by_segments(
     return segments
 
 
-def ours(rules: Any, floor: int | None, iterations: int) -> tuple[float, float]:
-    """bluffdice's solver from a floor (None: the round's start): the holder's value and
-    NashConv."""
+def ours(rules: Any, floor: int | None, effort: Effort) -> Solved:
+    """bluffdice's solver (CFR+ on the public tree) from a floor (None: the round's
+    start): the holder's value and NashConv."""
     from bluffdice.solve import Solver, mia
 
+    start = time.process_time()
     rank = 0 if floor is None else rules.ranking.rank(floor)
     solver = Solver(mia.build(mia.spec_from_rules(rules), start_floor=rank))
-    solver.iterate(iterations)
-    e = solver.exploitability()
-    return e.value, e.nash_conv
+    done = 0
+    while True:
+        solver.iterate(min(effort.block, effort.iterations - done))
+        done = min(done + effort.block, effort.iterations)
+        e = solver.exploitability()
+        if e.nash_conv <= effort.tolerance or done >= effort.iterations:
+            return Solved(e.value, e.nash_conv, done, time.process_time() - start)
 
 
 def columns(table: Table, *names: str) -> None:
@@ -138,10 +160,11 @@ def columns(table: Table, *names: str) -> None:
 
 
 def verdict(gap: float, bound: float) -> str:
-    return "yes" if gap <= bound else "[red]no[/]"
+    """Whether a difference is within its bound (up to rounding in the last bits)."""
+    return "yes" if gap <= bound + 1e-12 else "[red]no[/]"
 
 
-def round_by_segments(console: Console, iterations: int, ours_iterations: int) -> None:
+def round_by_segments(console: Console, effort: Effort, ours_effort: Effort) -> None:
     """The whole round: every segment, best value to beat first, then the round's start."""
     from bluffdice.rl.openspiel_game import load
 
@@ -151,7 +174,8 @@ def round_by_segments(console: Console, iterations: int, ours_iterations: int) -
     columns(
         table,
         "must beat",
-        "OpenSpiel s",
+        "OpenSpiel CFR+",
+        "s",
         "OpenSpiel V",
         "NashConv",
         "bound",
@@ -161,45 +185,48 @@ def round_by_segments(console: Console, iterations: int, ours_iterations: int) -
         "within",
     )
     wall = time.perf_counter()
-    theirs: dict[int | None, tuple[float, float]] = {}
+    theirs: dict[int | None, Solved] = {}
 
     def row(segment: Segment) -> None:
         label = "nothing" if segment.floor is None else str(segment.floor)
-        mine, conv = theirs[segment.floor] = ours(rules, segment.floor, ours_iterations)
-        gap = abs(segment.solved.value - mine)
+        mine = theirs[segment.floor] = ours(rules, segment.floor, ours_effort)
+        gap = abs(segment.solved.value - mine.value)
         table.add_row(
             label,
+            str(segment.solved.iterations),
             f"{segment.solved.seconds:.1f}",
-            f"{segment.solved.value:+.4f}",
+            f"{segment.solved.value:+.5f}",
             f"{segment.solved.nash_conv:.1e}",
-            f"{segment.bound:.4f}",
-            f"{mine:+.4f}",
-            f"{conv:.1e}",
-            f"{gap:.4f}",
-            verdict(gap, segment.bound + conv),
+            f"{segment.bound:.5f}",
+            f"{mine.value:+.5f}",
+            f"{mine.nash_conv:.1e}",
+            f"{gap:.5f}",
+            verdict(gap, segment.bound + mine.nash_conv),
         )
         print(f"must beat {label}: done", file=sys.stderr)
 
-    segments = by_segments(RULES, floors, iterations, row)
+    segments = by_segments(RULES, floors, effort, row)
     top = {v: s.solved.value for v, s in segments.items()}
     game = load(RULES, 2, first=0, prefix=ROUND, continuation=top)
-    whole = solve(game, 0, iterations)
+    whole = solve(game, 0, effort)
     bound = whole.nash_conv + max(s.bound for s in segments.values())
     row(Segment(None, whole, bound))
     console.print(table)
     spent = time.perf_counter() - wall
-    mine, conv = theirs[None]
+    cpu = sum(s.solved.seconds for s in segments.values()) + whole.seconds
+    mine = theirs[None]
+    gap = abs(whole.value - mine.value)
     console.print(
-        f"the whole round: OpenSpiel {whole.value:+.4f} for the opener (error at most "
-        f"{bound:.4f}), bluffdice {mine:+.4f} (NashConv {conv:.1e}): difference "
-        f"{abs(whole.value - mine):.4f}, target: within {bound + conv:.4f} "
-        f"({verdict(abs(whole.value - mine), bound + conv)}); "
-        f"{len(segments) + 1} segments in {spent:.0f} s wall"
+        f"the whole round: OpenSpiel {whole.value:+.5f} for the opener (error at most "
+        f"{bound:.5f}), bluffdice {mine.value:+.5f} (NashConv {mine.nash_conv:.1e}): "
+        f"difference {gap:.5f}, target: within {bound + mine.nash_conv:.5f} "
+        f"({verdict(gap, bound + mine.nash_conv)}); OpenSpiel {cpu:.0f} CPU s for "
+        f"{len(segments) + 1} segments, {spent:.0f} s wall in all"
     )
 
 
 def floors_whole_and_by_segments(
-    console: Console, floors: list[int], iterations: int, ours_iterations: int
+    console: Console, floors: list[int], effort: Effort, ours_effort: Effort
 ) -> None:
     """End games solved whole (the prefix plays up to the floor) and by segments."""
     from bluffdice.rl.openspiel_game import load
@@ -210,40 +237,44 @@ def floors_whole_and_by_segments(
     columns(
         table,
         "floor",
-        "OpenSpiel s",
+        "OpenSpiel CFR+",
+        "s",
         "OpenSpiel value",
         "NashConv",
         "by segments",
         "bound",
+        "within",
         "bluffdice value",
         "NashConv",
         "|difference|",
         "within",
     )
     for floor in floors:
-        mine, conv = ours(rules, floor, ours_iterations)
+        mine = ours(rules, floor, ours_effort)
         game = load(RULES, 2, first=0, prefix=PREFIX.format(floor=floor))
-        whole = solve(game, 0, iterations)
+        whole = solve(game, 0, effort)
         chain = above[: above.index(floor) + 1]
-        segment = by_segments(RULES, chain, iterations, lambda s: None)[floor]
+        segment = by_segments(RULES, chain, effort, lambda s: None)[floor]
         seg_gap = abs(segment.solved.value - whole.value)
-        gap = abs(whole.value - mine)
+        gap = abs(whole.value - mine.value)
         table.add_row(
             str(floor),
+            str(whole.iterations),
             f"{whole.seconds:.1f}",
-            f"{whole.value:+.4f}",
-            f"{whole.nash_conv:.4f}",
-            f"{segment.solved.value:+.4f} ({verdict(seg_gap, segment.bound + whole.nash_conv)})",
-            f"{segment.bound:.4f}",
-            f"{mine:+.4f}",
-            f"{conv:.1e}",
-            f"{gap:.4f}",
-            verdict(gap, whole.nash_conv + conv),
+            f"{whole.value:+.5f}",
+            f"{whole.nash_conv:.1e}",
+            f"{segment.solved.value:+.5f}",
+            f"{segment.bound + whole.nash_conv:.5f}",
+            verdict(seg_gap, segment.bound + whole.nash_conv),
+            f"{mine.value:+.5f}",
+            f"{mine.nash_conv:.1e}",
+            f"{gap:.5f}",
+            verdict(gap, whole.nash_conv + mine.nash_conv),
         )
     console.print(table)
     console.print(
-        "by segments: V(floor) solved segment by segment; (yes) where it is within its "
-        "bound plus the whole solve's NashConv of the whole solve's value"
+        "by segments: V(floor) solved segment by segment, within the sum of the NashConvs "
+        "of the segments and of the whole solve of the whole solve's value"
     )
 
 
@@ -252,9 +283,14 @@ def main() -> None:
     parser.add_argument(
         "--floors", default="", help="values to beat, comma-separated: end games solved whole"
     )
-    parser.add_argument("--iterations", type=int, default=40, help="OpenSpiel CFR+ iterations")
     parser.add_argument(
-        "--ours", type=int, default=1000, help="bluffdice solver iterations per value to beat"
+        "--tolerance",
+        type=float,
+        default=1e-3,
+        help="each OpenSpiel solve stops at this NashConv (measured every 20 iterations)",
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=500, help="at most this many OpenSpiel CFR+ iterations"
     )
     args = parser.parse_args()
     try:
@@ -262,12 +298,15 @@ def main() -> None:
     except ImportError:
         sys.exit("needs the bench extra: pip install -e '.[bench]'")
 
+    effort = Effort(args.iterations, args.tolerance)
+    ours_effort = Effort(3000, min(1e-5, args.tolerance / 10), block=200)
     console = Console(width=150)
     worst_first = parse_rules(RULES).ranking.worst_first
     console.print(
         f"python {platform.python_version()}, {platform.machine()}, load average "
-        f"{os.getloadavg()[0]:.1f}; OpenSpiel C++ CFR+ for {args.iterations} iterations, "
-        f"bluffdice's solver for {args.ours}"
+        f"{os.getloadavg()[0]:.1f}; OpenSpiel C++ CFR+ until NashConv <= {effort.tolerance:g} "
+        f"(at most {effort.iterations} iterations), bluffdice's solver until "
+        f"{ours_effort.tolerance:g}"
     )
     sizes = Table(title="heads-up maexchen round: terminal histories (OpenSpiel's tree)")
     sizes.add_column("the holder must beat")
@@ -279,9 +318,9 @@ def main() -> None:
     console.print(sizes)
     if args.floors:
         floors = [int(text) for text in args.floors.split(",")]
-        floors_whole_and_by_segments(console, floors, args.iterations, args.ours)
+        floors_whole_and_by_segments(console, floors, effort, ours_effort)
     else:
-        round_by_segments(console, args.iterations, args.ours)
+        round_by_segments(console, effort, ours_effort)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,11 @@ fresh roll and the rest of the game depends on nothing but who rolls and what th
 beat (`cut_problem` says where that fails); docs/research.md solves the whole heads-up
 round segment by segment with it.
 
-Python games are slow: OpenSpiel's tabular CFR walks the whole game tree each iteration,
-and a full Mia round has far too many histories for that (every roll branches 21 ways and
-announcements can climb through all 21 values). The test and `docs/research.md` solve the
-end of the heads-up `maexchen` round (a prefix that leaves few values to announce).
+OpenSpiel's tabular CFR walks the whole game tree each iteration, and a full Mia round
+has far too many histories for that (every roll branches 21 ways and announcements can
+climb through all 21 values): the cut above is what brings the round within reach. A
+state is one node of a tree the game keeps (`_Node`): a tree walk that comes back to the
+same history finds its children, legal actions and returns already worked out.
 """
 
 from __future__ import annotations
