@@ -292,6 +292,12 @@ def main() -> None:
     parser.add_argument(
         "--iterations", type=int, default=500, help="at most this many OpenSpiel CFR+ iterations"
     )
+    parser.add_argument(
+        "--ours",
+        type=int,
+        default=1000,
+        help="at most this many iterations of bluffdice's solver per value to beat",
+    )
     args = parser.parse_args()
     try:
         import pyspiel  # noqa: F401
@@ -299,14 +305,14 @@ def main() -> None:
         sys.exit("needs the bench extra: pip install -e '.[bench]'")
 
     effort = Effort(args.iterations, args.tolerance)
-    ours_effort = Effort(3000, min(1e-5, args.tolerance / 10), block=200)
+    ours_effort = Effort(args.ours, min(1e-5, args.tolerance / 10), block=200)
     console = Console(width=150)
     worst_first = parse_rules(RULES).ranking.worst_first
     console.print(
         f"python {platform.python_version()}, {platform.machine()}, load average "
         f"{os.getloadavg()[0]:.1f}; OpenSpiel C++ CFR+ until NashConv <= {effort.tolerance:g} "
         f"(at most {effort.iterations} iterations), bluffdice's solver until "
-        f"{ours_effort.tolerance:g}"
+        f"{ours_effort.tolerance:g} (at most {ours_effort.iterations})"
     )
     sizes = Table(title="heads-up maexchen round: terminal histories (OpenSpiel's tree)")
     sizes.add_column("the holder must beat")

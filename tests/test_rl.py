@@ -200,6 +200,7 @@ def test_openspiel_cut_at_a_fresh_roll_is_exact(rules: str) -> None:
     ],
 )
 def test_openspiel_cut_refuses_where_it_is_not_exact(rules: str, players: int, why: str) -> None:
+    """A cut that would change the game must say so rather than solve another game."""
     pytest.importorskip("pyspiel")
     from bluffdice.rl.openspiel_game import load
 
@@ -208,6 +209,7 @@ def test_openspiel_cut_refuses_where_it_is_not_exact(rules: str, players: int, w
 
 
 def test_openspiel_cut_needs_a_value_for_every_roll() -> None:
+    """A missing entry would surface only deep inside a solver's walk: refuse at load."""
     pyspiel = pytest.importorskip("pyspiel")
     from bluffdice.rl.openspiel_game import load, register
 
