@@ -218,6 +218,8 @@ def test_openspiel_cut_needs_a_value_for_every_roll() -> None:
     register()
     with pytest.raises(ValueError, match="needs cut=roll"):
         pyspiel.load_game("python_bluffdice", {"continuation": "66:0.5"})
+    with pytest.raises(ValueError, match="worth -1 to 1"):
+        load("maexchen(rounds=1)", 2, prefix="roll;dice 31;66;roll", continuation={66: 1.5})
     with pytest.raises(ValueError, match="bad continuation entry"):
         load_table = {"cut": "roll", "continuation": "66=0.5", "prefix": "roll;dice 31;55;roll"}
         pyspiel.load_game("python_bluffdice", {"rules": "maexchen[rounds:1]", **load_table})
