@@ -121,7 +121,7 @@ the opener has rolled again and must beat 55 (66 or Mia), with the other to answ
 def solved_by_openspiel(game: Any, seat: int, iterations: int) -> tuple[float, float]:
     """OpenSpiel's C++ CFR+ (which runs on Python games) on `game`: the average policy's
     value for `seat` and its NashConv."""
-    import pyspiel
+    pyspiel = pytest.importorskip("pyspiel")
 
     solver = pyspiel.CFRPlusSolver(game)
     for _ in range(iterations):
