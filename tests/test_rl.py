@@ -118,14 +118,28 @@ MAEXCHEN_END = "roll;dice 31;32;roll;dice 31;55;roll"
 the opener has rolled again and must beat 55 (66 or Mia), with the other to answer."""
 
 
-def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> None:
-    """OpenSpiel's C++ CFR+ (which runs on Python games) on the adapter, against
-    bluffdice's solver on the same subgame (the round from a floor of 55). For a zero-sum
-    game the value of a profile is within its NashConv of the game's value, so the two
-    values may differ by at most the sum of the two NashConvs. The whole round is out of
-    reach of any tree walk (about 1.6e28 terminal histories);
-    benchmarks/openspiel_maexchen.py counts them and runs the larger end games."""
+def solved_by_openspiel(game: Any, seat: int, iterations: int) -> tuple[float, float]:
+    """OpenSpiel's C++ CFR+ (which runs on Python games) on `game`: the average policy's
+    value for `seat` and its NashConv."""
     pyspiel = pytest.importorskip("pyspiel")
+
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    value = pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[seat]
+    return value, pyspiel.nash_conv(game, average)
+
+
+def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> None:
+    """OpenSpiel's CFR+ on the adapter, against bluffdice's solver on the same subgame (the
+    round from a floor of 55), solved whole and by segments (the game cut at the next
+    fresh roll, the segment above solved first). For a zero-sum game the value of a
+    profile is within its NashConv of the game's value, and a segment's value moves by
+    at most the error in its continuation table, so the values may differ by at most the
+    sum of the NashConvs involved. The whole round is out of reach of a tree walk (about
+    1.6e28 terminal histories) but not of segments: benchmarks/openspiel_maexchen.py."""
+    pytest.importorskip("pyspiel")
     from bluffdice.rl.openspiel_game import load
     from bluffdice.solve import Solver, mia
 
@@ -134,16 +148,81 @@ def test_openspiel_cfr_reproduces_the_solvers_value_of_a_maexchen_round() -> Non
     ours.iterate(500)
     e = ours.exploitability()
 
-    game = load("maexchen(rounds=1)", 2, first=0, prefix=MAEXCHEN_END)
-    solver = pyspiel.CFRPlusSolver(game)
-    for _ in range(12):
-        solver.evaluate_and_update_policy()
-    average = solver.average_policy()
-    conv = pyspiel.nash_conv(game, average)
-    value = pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[0]
+    whole, conv = solved_by_openspiel(
+        load("maexchen(rounds=1)", 2, first=0, prefix=MAEXCHEN_END), 0, 12
+    )
     assert conv < 0.02
-    assert abs(value - e.value) <= conv + e.nash_conv
+    assert abs(whole - e.value) <= conv + e.nash_conv
     assert e.value == pytest.approx(-0.8333, abs=1e-3)  # the opener is mostly caught
+
+    top = load("maexchen(rounds=1)", 2, first=0, prefix="roll;dice 31;66;roll", continuation={})
+    v66, conv66 = solved_by_openspiel(top, 1, 1)  # nothing to decide: say Mia
+    assert v66 == pytest.approx(1 / 18 - 17 / 18) and conv66 == pytest.approx(0)
+    segment = load("maexchen(rounds=1)", 2, first=0, prefix=MAEXCHEN_END, continuation={66: v66})
+    v55, conv55 = solved_by_openspiel(segment, 0, 12)
+    assert abs(v55 - whole) <= conv55 + conv66 + conv
+    assert abs(v55 - e.value) <= conv55 + conv66 + e.nash_conv
+
+
+@pytest.mark.parametrize(
+    "rules", ["maexchen(rounds=1)", "mia(mode=score,rounds=1,pass_limit=1,blind=off)"]
+)
+def test_openspiel_cut_at_a_fresh_roll_is_exact(rules: str) -> None:
+    """The same play (uniform at every node) has the same value in the end game from 55
+    as in its segment cut at the next fresh roll, with the segment above's value as the
+    continuation, to the last bits. With the pass on, passes keep the old dice alive and
+    hand the cup back: the next roll may be the first holder's own, with 66 to beat."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from bluffdice.rl.openspiel_game import load
+
+    def uniform(game: Any) -> float:
+        policy = pyspiel.UniformRandomPolicy(game)
+        value: float = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[1]
+        return value
+
+    v66 = uniform(load(rules, 2, prefix="roll;dice 31;66;roll", continuation={}))
+    v55 = uniform(load(rules, 2, prefix="roll;dice 31;55;roll", continuation={66: v66}))
+    whole = uniform(load(rules, 2, prefix="roll;dice 31;55;roll"))
+    assert v55 == pytest.approx(whole, abs=1e-12)
+    assert v55 != pytest.approx(
+        uniform(load(rules, 2, prefix="roll;dice 31;55;roll", continuation={66: v66 + 0.5}))
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "why"),
+    [
+        ("maexchen", 2, "goes on after the round"),
+        ("maexchen(rounds=1)", 3, "more than two players"),
+        ("meyer(lives=1)", 2, "cheers"),
+        ("classic(lives=1)", 2, "for ever"),
+        ("openspiel", 2, "only Mia"),
+    ],
+)
+def test_openspiel_cut_refuses_where_it_is_not_exact(rules: str, players: int, why: str) -> None:
+    """A cut that would change the game must say so rather than solve another game."""
+    pytest.importorskip("pyspiel")
+    from bluffdice.rl.openspiel_game import load
+
+    with pytest.raises(ValueError, match=why):
+        load(rules, players, continuation={})
+
+
+def test_openspiel_cut_needs_a_value_for_every_roll() -> None:
+    """A missing entry would surface only deep inside a solver's walk: refuse at load."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from bluffdice.rl.openspiel_game import load, register
+
+    with pytest.raises(ValueError, match="missing 55, 66"):
+        load("maexchen(rounds=1)", 2, prefix="roll;dice 31;44;roll", continuation={})
+    register()
+    with pytest.raises(ValueError, match="needs cut=roll"):
+        pyspiel.load_game("python_bluffdice", {"continuation": "66:0.5"})
+    with pytest.raises(ValueError, match="worth -1 to 1"):
+        load("maexchen(rounds=1)", 2, prefix="roll;dice 31;66;roll", continuation={66: 1.5})
+    with pytest.raises(ValueError, match="bad continuation entry"):
+        load_table = {"cut": "roll", "continuation": "66=0.5", "prefix": "roll;dice 31;55;roll"}
+        pyspiel.load_game("python_bluffdice", {"rules": "maexchen[rounds:1]", **load_table})
 
 
 def test_the_maexchen_round_is_out_of_reach_of_a_tree_walk() -> None:
