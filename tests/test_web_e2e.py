@@ -102,8 +102,14 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
 class Player:
     """One browser context: its page, and every websocket frame it received."""
 
-    def __init__(self, browser: Any, name: str, viewport: dict[str, int] = DESKTOP) -> None:
-        self.context = browser.new_context(viewport=viewport)
+    def __init__(
+        self,
+        browser: Any,
+        name: str,
+        viewport: dict[str, int] = DESKTOP,
+        locale: str | None = None,
+    ) -> None:
+        self.context = browser.new_context(viewport=viewport, locale=locale)
         self.page = self.context.new_page()
         self.name = name
         self.frames: list[dict[str, Any]] = []
@@ -316,6 +322,46 @@ def stale_refusal_goes(player: Player, rng: random.Random) -> None:
     )
     turns = [f for f in player.frames if f["type"] == "turn"]
     assert turns[-1]["state_id"] != refused["state_id"]
+
+
+def test_a_russian_browser_shows_russian_descriptions_and_reviews(
+    server: str, browser: Any
+) -> None:
+    """A browser set to Russian: the lobby's presets and bots, and the replay's review,
+    in the Russian catalogue's words."""
+    static = Path(__file__).parent.parent / "src" / "bluffdice" / "server" / "static"
+    ru = json.loads((static / "i18n" / "ru.json").read_text())
+    rng = random.Random(5)
+    ivan = Player(browser, "Иван", locale="ru-RU")
+    page = ivan.page
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    assert page.locator("h1").inner_text() == ru["lobby.title"]
+    assert (
+        page.locator("#preset option").first.inner_text() == f"classic — {ru['preset.mia.classic']}"
+    )
+    abouts = [text.strip() for text in page.locator(".seats-form .about").all_inner_texts()]
+    assert ru["bot.mia.honest"] in abouts
+    create_table(ivan, server, "mia", ["", "honest"], lives=1)
+    for _ in range(300):
+        if ivan.finished():
+            break
+        if not ivan.move(rng):
+            page.wait_for_timeout(100)
+    page.wait_for_selector("#result h2", timeout=10_000)
+    page.click("#replay-link")
+    page.wait_for_selector("#models h2")
+    assert ru["rv.model.odds"] in page.locator("#models").inner_text()
+    page.click("#replay-first")
+    for _ in range(200):
+        if page.locator("#rating-model").count():
+            break
+        page.click("#replay-next")
+    rating = page.locator("#rating").inner_text()
+    assert ru["review.model"].split("{")[0] in rating
+    assert "you " not in rating and "the dice" not in rating, rating
+    assert not ivan.errors, ivan.errors
+    ivan.context.close()
 
 
 def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(

@@ -1,6 +1,8 @@
-"""The page's one message catalogue: English and Russian hold the same keys with the same
-placeholders, every key the page's scripts use is in it, and the English words of each
-rule option are the rules' own documentation (the lobby's form shows them from here)."""
+"""The page's one message catalogue: every language (each static/i18n/*.json) holds
+English's keys with the same placeholders, every key the page's scripts use is in it, and
+the English of every text the Python code also says (rule options, game titles, presets,
+bots, the review's sentences, the hall's refusals) is the Python text, translated in every
+other language."""
 
 from __future__ import annotations
 
@@ -15,16 +17,26 @@ from bluffdice.games.registry import games
 
 STATIC = Path(__file__).parent.parent / "src" / "bluffdice" / "server" / "static"
 CATALOGUE = {
-    lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text()) for lang in ("en", "ru")
+    path.stem: json.loads(path.read_text()) for path in sorted((STATIC / "i18n").glob("*.json"))
 }
+TRANSLATIONS = sorted(set(CATALOGUE) - {"en"})
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 OTHER_WORDING = {"bid": {"face", "faces", "quantity"}}
 """Keys whose translation may use other parameters of the ones the page passes (Russian
 writes a bid as 3× 6, since its plural of a face depends on the number)."""
 
 
-def test_english_and_russian_have_the_same_keys_and_placeholders() -> None:
-    en, ru = CATALOGUE["en"], CATALOGUE["ru"]
+def test_the_page_offers_every_language_of_the_catalogue() -> None:
+    assert {"en", "ru"} <= set(CATALOGUE)
+    langs = re.search(r"const LANGS = \[([^\]]*)\]", (STATIC / "i18n.js").read_text())
+    assert langs and set(re.findall(r'"(\w+)"', langs.group(1))) == set(CATALOGUE)
+    picker = re.findall(r'<option value="(\w+)">', (STATIC / "index.html").read_text())
+    assert set(picker) == set(CATALOGUE)
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_every_language_has_the_english_keys_and_placeholders(lang: str) -> None:
+    en, ru = CATALOGUE["en"], CATALOGUE[lang]
     assert set(en) == set(ru)
     for key, text in en.items():
         assert text.strip() and ru[key].strip(), key
@@ -32,6 +44,14 @@ def test_english_and_russian_have_the_same_keys_and_placeholders() -> None:
             assert set(PLACEHOLDER.findall(ru[key])) <= OTHER_WORDING[key], key
             continue
         assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(ru[key])), key
+
+
+def assert_translated(key: str) -> None:
+    """`key` is in English and written anew in every other language."""
+    english = CATALOGUE["en"].get(key)
+    assert english, f"{key} is not in i18n/en.json"
+    for lang in TRANSLATIONS:
+        assert CATALOGUE[lang].get(key) not in (None, "", english), f"{key} in i18n/{lang}.json"
 
 
 def used_keys() -> set[str]:
@@ -47,13 +67,14 @@ def used_keys() -> set[str]:
                 keys.add(found)
         for prefix in re.findall(r"t\(`([\w.]+)\.\$\{", text):
             assert any(k.startswith(prefix + ".") for k in CATALOGUE["en"]), prefix
-    keys |= set(re.findall(r'data-t="([\w.]+)"', (STATIC / "index.html").read_text()))
+    for page in STATIC.glob("*.html"):
+        keys |= set(re.findall(r'data-t="([\w.]+)"', page.read_text()))
     return keys
 
 
 def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
     keys = used_keys()
-    assert {"lobby.fair", "fair.bad.roll", "act.announce", "review.model"} <= keys
+    assert {"lobby.fair", "fair.bad.roll", "act.announce", "review.model", "board.empty"} <= keys
     missing = sorted(keys - set(CATALOGUE["en"]))
     assert not missing, missing
     assert {f"status.{s}" for s in ("open", "running", "finished")} <= set(CATALOGUE["en"])
@@ -61,13 +82,105 @@ def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
 
 @pytest.mark.parametrize("spec", games(), ids=lambda spec: spec.name)
 def test_rule_option_words_are_the_rules_own_in_english(spec: object) -> None:
-    en, ru = CATALOGUE["en"], CATALOGUE["ru"]
+    en = CATALOGUE["en"]
     options = ruleset_entry(spec.default_rules())["options"]  # type: ignore[attr-defined]
     game = spec.name  # type: ignore[attr-defined]
     for option in options:
         key = f"opt.{game}.{option['key']}"
         assert en.get(key) == option["meaning"], key
-        assert ru.get(key) and ru[key] != option["meaning"], key
+        assert_translated(key)
         for choice, doc in (option.get("choices") or {}).items():
             assert en.get(f"{key}.{choice}") == doc, f"{key}.{choice}"
-            assert ru.get(f"{key}.{choice}"), f"{key}.{choice}"
+
+
+def test_game_titles_presets_and_bots_are_the_registrys_own_in_english() -> None:
+    """Each game's title, preset and bot description has a catalogue key (game.NAME,
+    preset.GAME.NAME, bot.GAME.NAME) whose English is the registry's text and whose Russian
+    is written: a new preset or bot without its words fails here, with the lines to add."""
+    from bluffdice.bots import available_bots
+
+    en = CATALOGUE["en"]
+    wanted: dict[str, str] = {}
+    for spec in games():
+        wanted[f"game.{spec.name}"] = spec.title
+        for name in spec.presets:
+            wanted[f"preset.{spec.name}.{name}"] = spec.preset_docs.get(name, "")
+        for name, bot in available_bots(spec.name).items():
+            wanted[f"bot.{spec.name}.{name}"] = bot.description
+    wrong = {key: text for key, text in wanted.items() if en.get(key) != text}
+    assert not wrong, f"add to i18n/en.json (and a translation to the others): {json.dumps(wrong)}"
+    for key in wanted:
+        assert_translated(key)
+    stale = {k for k in en if k.split(".")[0] in ("game", "preset", "bot")} - set(wanted)
+    assert not stale, stale
+
+
+def test_review_sentences_are_the_reviews_own_templates_in_english() -> None:
+    """The replay page's review sentences (rv.*) are bluffdice.review.words.TEMPLATES in
+    English, each translated; every figure the raters report has a label."""
+    from bluffdice.review.words import TEMPLATES
+
+    en = CATALOGUE["en"]
+    for key, text in TEMPLATES.items():
+        assert en.get(key) == text, key
+        if key != "rv.note.and":  # "{first}; {second}" reads the same in many languages
+            assert_translated(key)
+    templates = {k for k in en if k.startswith("rv.") and k.split(".")[1] not in ("move", "figure")}
+    assert templates == set(TEMPLATES)
+    review = Path(__file__).parent.parent / "src" / "bluffdice" / "review"
+    figures = {
+        f for p in review.glob("*.py") for f in re.findall(r'figures\["(\w+)"\]', p.read_text())
+    }
+    assert {"p_challenge_wins", "p_bid_holds", "truthful"} <= figures
+    for figure in figures:
+        assert en.get(f"rv.figure.{figure}"), figure
+
+
+def test_the_review_names_no_move_the_catalogue_lacks() -> None:
+    """The odds model's answers and every game's one-word moves have their words."""
+    from bluffdice.odds.mia_model import BEAT, BELIEVE, CHALLENGE, GIVE_UP, LOOK
+
+    for word in (
+        BEAT,
+        BELIEVE,
+        CHALLENGE,
+        GIVE_UP,
+        LOOK,
+        "roll",
+        "give-up",
+        "pass",
+        "liar",
+        "calza",
+        "reroll",
+    ):
+        assert_translated(f"rv.move.{word}")
+
+
+def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
+    """Every refusal the hall sends with a key (HallError.said) is the catalogue's English,
+    translated; every refusal and error code the websocket sends has its words."""
+    from typing import get_args
+
+    from bluffdice.server.hall import REFUSALS
+    from bluffdice.table.wire import RefusalCode
+
+    en = CATALOGUE["en"]
+    for key, text in REFUSALS.items():
+        assert en.get(key) == text, key
+        assert_translated(key)
+    assert {k for k in en if k.startswith("err.")} == set(REFUSALS)
+    server = Path(__file__).parent.parent / "src" / "bluffdice" / "server"
+    error = re.compile(r'"error", code="(\w+)"|"type":"error","code":"(\w+)"')
+    codes = {c for p in server.glob("*.py") for m in error.findall(p.read_text()) for c in m if c}
+    assert {"rate_limited", "no_hint", "no_rematch", "no_table"} <= codes
+    for code in codes:
+        assert_translated(f"ws.error.{code}")
+    for code in get_args(RefusalCode):
+        assert_translated(f"ws.refused.{code}")
+
+
+def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
+    from bluffdice.protocol.maexchen import REASONS
+
+    for reason in REASONS:
+        assert_translated(f"board.reason.{reason}")

@@ -25,7 +25,7 @@ from tests.node_support import NODE, STATIC, run_harness
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 PIPS = "⚀⚁⚂⚃⚄⚅"
-OWN_EYES_ONLY = {"mia.looked", "liars-dice.your_dice"}
+OWN_EYES_ONLY = {"mia.looked", "liars-dice.your_dice", "common-hand.your_dice"}
 PAGE_ONLY = {"game_over", "timed_out"}
 
 GAMES = [
@@ -41,6 +41,8 @@ GAMES = [
     ("liars-dice(dice=2,calza=on)", 3, ["random"], 5),
     ("liars-dice(dice=2,palifico=on,wild=highest)", 4, ["random", "odds"], 6),
     ("liars-dice(dice=3,calza=on,wild=off,faces=5)", 3, ["random"], 7),
+    ("common-hand(lives=2)", 2, ["random", "honest", "bluffer"], 8),
+    ("common-hand(lives=3,straights=off)", 2, ["random", "bluffer"], 9),
 ]
 
 HARNESS = """
@@ -52,7 +54,7 @@ useCatalogue(JSON.parse(readFileSync("./i18n/en.json")));
 const out = [];
 for (const c of JSON.parse(readFileSync(0))) {
   const ctx = {names: c.names, rules: c.rules, game: c.game, viewer: c.viewer};
-  out.push({line: eventText(c.event, ctx), hands: revealedHands(c.event, c.names)});
+  out.push({line: eventText(c.event, ctx), hands: revealedHands(c.event, c.names, c.rules)});
 }
 console.log(JSON.stringify(out));
 """
@@ -135,6 +137,8 @@ def run_page(tmp_path: Path, found: list[dict[str, Any]]) -> list[dict[str, Any]
 def as_page_draws_it(text: str) -> str:
     for face in range(1, 7):
         text = text.replace(f"[{face}]", PIPS[face - 1])
+    for face in ("9", "10", "J", "Q", "K", "A"):  # poker dice: their faces, no brackets
+        text = text.replace(f"[{face}]", face)
     return text.strip()
 
 
@@ -152,7 +156,7 @@ def test_the_page_says_what_the_narration_says_for_every_event_type(tmp_path: Pa
         if narration is None:
             assert line is None, (kind, line)
             continue
-        if kind == "liars-dice.revealed":
+        if kind in ("liars-dice.revealed", "common-hand.revealed"):
             *hands, last = narration.split("\n")
             assert [f"{n}: {f}" for n, f in said["hands"] if f] == [
                 as_page_draws_it(h) for h in hands
@@ -180,5 +184,11 @@ def test_the_page_says_what_the_narration_says_for_every_event_type(tmp_path: Pa
         "liars-dice.calza_called",
         "liars-dice.revealed",
         "liars-dice.dice_changed",
+        "common-hand.rolled",
+        "common-hand.your_dice",
+        "common-hand.claimed",
+        "common-hand.challenged",
+        "common-hand.revealed",
+        "common-hand.life_lost",
     }
     assert expected <= types, expected - types

@@ -21,15 +21,10 @@ from typing import Any
 from bluffdice.games.common_hand.actions import Challenge, Claim, Reroll, Revealed
 from bluffdice.games.common_hand.hands import HandKey, describe_key, hand_key, hand_text
 from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.words import Phrase
 
-UNIFORM = "poker-dice odds"
-UNIFORM_TEXT = (
-    "exact chances over five fair dice: the other cup is any of the 7,776 rolls alike (its "
-    "owner's claims and rerolls not read), your own cup as you saw it; risk = the chance of "
-    "losing the round if the move is tested now (a call loses when the other cup makes the "
-    "claim, a claim when your own dice do not make it, a reroll when the new dice give no "
-    "hand above the last claim, so the claim you then owe is a bluff)"
-)
+UNIFORM = Phrase("rv.model.poker")
+UNIFORM_TEXT = Phrase("rv.model.poker.about")
 OPTIONS_SHOWN = 6
 
 
@@ -93,12 +88,13 @@ class CommonHandRater(Rater):
         kind = "call" if isinstance(action, Challenge) else "reroll"
         if isinstance(action, Claim):
             kind = "claim"
+        situation: str
         if view.phase == "raise":
-            situation = f"after your reroll, owing a claim above {last.describe()}" if last else ""
+            situation = Phrase("rv.ch.raise", claim=last.describe()) if last else ""
         elif last is not None:
-            situation = f"facing {last.describe()}"
+            situation = Phrase("rv.ch.facing", claim=last.describe())
         else:
-            situation = "opening the round"
+            situation = Phrase("rv.ch.open")
         rating = Rating(
             number=number,
             step=step,
@@ -106,7 +102,7 @@ class CommonHandRater(Rater):
             kind=kind,
             situation=situation,
             choice=str(action),
-            knew=f"your dice: {hand_text(own)} ({describe_key(mine)})",
+            knew=Phrase("rv.ch.knew", dice=hand_text(own), hand=describe_key(mine)),
             model=UNIFORM,
         )
         if last is not None and view.phase == "claim":
@@ -118,7 +114,7 @@ class CommonHandRater(Rater):
             rating.figures["p_reroll_beats"] = round(beats, 4)
         chosen = str(action)
         if chosen not in risks:
-            rating.model = "not rated"
+            rating.model = Phrase("rv.model.none")
             return rating
         # among moves of equal risk a higher claim is the better one: it is harder to beat
         best = min(risks, key=lambda a: (risks[a], a != chosen, -order[a]))
@@ -133,8 +129,8 @@ class CommonHandRater(Rater):
         for event in events:
             if isinstance(event, Revealed):
                 dice = hand_text(tuple(sorted(event.hands[event.claimer])))
-                made = "made" if event.held else "did not make"
-                rating.truth = f"the claimer's dice {dice} {made} {event.claim.describe()}"
+                made = "rv.ch.truth.made" if event.held else "rv.ch.truth.missed"
+                rating.truth = Phrase(made, dice=dice, claim=event.claim.describe())
                 return
 
     def summary(self, ratings: list[Rating]) -> dict[str, Any]:

@@ -17,13 +17,10 @@ from typing import Any
 from bluffdice.games.liars_dice.actions import Bid, Challenge, Revealed
 from bluffdice.odds.binomial import die_probability, matches, p_at_least
 from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.words import Phrase
 
-BINOMIAL = "binomial odds"
-BINOMIAL_TEXT = (
-    "exact binomial chances given your own dice: every unseen die fair and independent, "
-    "the bids of others not read; risk = the chance of losing a die if the move is tested "
-    "(a call loses when the bid holds, a bid when it fails and is called)"
-)
+BINOMIAL = Phrase("rv.model.binomial")
+BINOMIAL_TEXT = Phrase("rv.model.binomial.about")
 
 
 class LiarsDiceRater(Rater):
@@ -57,11 +54,11 @@ class LiarsDiceRater(Rater):
             step=step,
             round=view.round,
             kind=kind,
-            situation=f"facing {last} ({view.total} dice in play)"
+            situation=Phrase("rv.ld.facing", bid=last, total=view.total)
             if last
-            else f"opening the round ({view.total} dice in play)",
+            else Phrase("rv.ld.open", total=view.total),
             choice=str(action),
-            knew=f"your dice: {' '.join(map(str, own))}",
+            knew=Phrase("rv.knew.dice", dice=" ".join(map(str, own))),
             model=BINOMIAL,
         )
         if view.bid is not None:
@@ -76,17 +73,19 @@ class LiarsDiceRater(Rater):
             rating.best = best
             rating.cost = round(float(risks[str(action)] - risks[best]), 4)
         else:
-            rating.model = "not rated"
-            rating.note = "a calza: outside the binomial risk model"
+            rating.model = Phrase("rv.model.none")
+            rating.note = Phrase("rv.ld.note.calza")
         return rating
 
     def truth(self, before: Any, rating: Rating, events: Sequence[Any]) -> None:
         for event in events:
             if isinstance(event, Revealed):
-                dice = "die" if event.count == 1 else "dice"
-                held = "the bid held" if event.count >= event.quantity else "the bid failed"
-                rating.truth = (
-                    f"{event.count} {dice} counted for {event.quantity}x{event.face}: {held}"
+                held = "held" if event.count >= event.quantity else "failed"
+                one = ".one" if event.count == 1 else ""
+                rating.truth = Phrase(
+                    f"rv.ld.truth.{held}{one}",
+                    count=event.count,
+                    bid=f"{event.quantity}x{event.face}",
                 )
                 return
 

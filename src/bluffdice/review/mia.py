@@ -30,13 +30,10 @@ from bluffdice.odds.mia import (
     roll_distribution,
 )
 from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.words import Phrase
 
-ODDS_MODEL = "odds model"
-ODDS_MODEL_TEXT = (
-    "exact odds under the model of docs/odds.md: every announcer rolled fresh and looked, "
-    "told the truth when the roll was legal, else the smallest legal lie; the next player "
-    "answers with the cheaper option by that model; passing is outside it"
-)
+ODDS_MODEL = Phrase("rv.model.odds")
+ODDS_MODEL_TEXT = Phrase("rv.model.odds.about")
 
 
 def _float(x: Fraction) -> float:
@@ -48,15 +45,12 @@ class MiaRater(Rater):
         self.rules = rules
         self.players = players
         self.policy, self.policy_name = _shipped_policy(rules)
-        self.models = {ODDS_MODEL: ODDS_MODEL_TEXT}
+        self.models: dict[str, str] = {ODDS_MODEL: ODDS_MODEL_TEXT}
         if self.policy is not None:
-            self.models[f"equilibrium {self.policy_name}"] = (
-                f"{self.policy.title}; solved by CFR+ with exploitability "
-                f"{self.policy.exploitability:.2g} (NashConv/2: what a best-responding "
-                "opponent gains per round, averaged over the two seats); used only while "
-                "two players are left; it plays each round "
-                "to win it, so it weighs a round lost to Mia like any other, where the odds "
-                "model counts the lives"
+            self.models[Phrase("rv.model.equilibrium", name=self.policy_name)] = Phrase(
+                "rv.model.equilibrium.about",
+                title=self.policy.title,
+                exploitability=f"{self.policy.exploitability:.2g}",
             )
 
     # --- the walk's calls ------------------------------------------------------------
@@ -72,10 +66,11 @@ class MiaRater(Rater):
     def truth(self, before: Any, rating: Rating, events: Sequence[Any]) -> None:
         for event in events:
             if isinstance(event, Revealed):
-                rating.truth = f"the dice were {event.value}"
-                if event.announced is not None:
-                    held = "held" if event.truthful else "was a lie"
-                    rating.truth += f": {event.announced} {held}"
+                if event.announced is None:
+                    rating.truth = Phrase("rv.mia.truth.dice", value=event.value)
+                else:
+                    key = "rv.mia.truth.held" if event.truthful else "rv.mia.truth.lie"
+                    rating.truth = Phrase(key, value=event.value, announced=event.announced)
                 return
 
     def summary(self, ratings: list[Rating]) -> dict[str, Any]:
@@ -110,27 +105,29 @@ class MiaRater(Rater):
         calls = view.calls
         last = calls[-1]
         previous = calls[-2].value if len(calls) >= 2 else None
-        said = "passed" if last.kind == "pass" else "announced"
-        after = f" after {previous}" if previous is not None else " to open the round"
+        said = "rv.mia.answer.passed" if last.kind == "pass" else "rv.mia.answer.announced"
+        player, value = self.names[last.player], last.value
         rating = Rating(
             number=number,
             step=step,
             round=view.round,
             kind="answer",
-            situation=f"{self.names[last.player]} {said} {last.value}{after}",
+            situation=Phrase(said, player=player, value=value, previous=previous)
+            if previous is not None
+            else Phrase(f"{said}.open", player=player, value=value),
             choice=str(action),
-            knew="you had not seen the dice",
+            knew=Phrase("rv.mia.knew.unseen"),
         )
         known = view.my_dice
         ranking = self.rules.ranking
         if known is not None:
             short = ranking.rank(known) < ranking.rank(last.value)
-            rating.knew = f"you had seen the dice under the cup: {known}"
+            rating.knew = Phrase("rv.mia.knew.seen", dice=known)
             rating.figures["p_challenge_wins"] = 1.0 if short else 0.0
-            rating.model = "exact: you knew the dice"
-            rating.note = "the dice fall short: challenge" if short else "the dice hold"
+            rating.model = Phrase("rv.model.exact")
+            rating.note = Phrase("rv.mia.note.short" if short else "rv.mia.note.hold")
         elif last.kind == "pass":
-            rating.note = "a pass over dice nobody has rolled again: outside the odds model"
+            rating.note = Phrase("rv.mia.note.passOver")
         else:
             self._answer_odds(rating, previous, last.value, action)
         self._answer_equilibrium(rating, view, action)
@@ -142,7 +139,7 @@ class MiaRater(Rater):
         try:
             decision = decide(self.rules, previous, announced)
         except ValueError as exc:
-            rating.note = f"outside the odds model: {exc}"
+            rating.note = Phrase("rv.note.outside", reason=exc)
             return
         rating.model = ODDS_MODEL
         rating.figures["p_announcement_true"] = _float(decision.p_true)
@@ -151,7 +148,7 @@ class MiaRater(Rater):
         rating.best = decision.best
         chosen = _answer_option(action, announced)
         if chosen is None or chosen not in decision.options:
-            rating.note = "passing is outside the odds model"
+            rating.note = Phrase("rv.mia.note.passing")
             return
         rating.cost = _float(decision.options[chosen] - decision.options[decision.best])
 
@@ -177,25 +174,28 @@ class MiaRater(Rater):
         calls = view.calls
         previous = calls[-1].value if calls else None
         dice = view.my_dice
-        over = f"over {previous}" if previous is not None else "to open the round"
+        situation = "rv.mia.announce" if dice is not None else "rv.mia.announce.unseen"
         rating = Rating(
             number=number,
             step=step,
             round=view.round,
             kind="announce",
-            situation=f"you held {dice if dice is not None else 'dice you did not look at'}, "
-            f"announcing {over}",
+            situation=Phrase(situation, dice=dice, previous=previous)
+            if previous is not None
+            else Phrase(f"{situation}.open", dice=dice),
             choice=str(action),
-            knew=f"your dice: {dice}" if dice is not None else "you announced blind",
+            knew=Phrase("rv.knew.dice", dice=dice)
+            if dice is not None
+            else Phrase("rv.mia.knew.blind"),
         )
         rolls = {dice: Fraction(1)} if dice is not None else roll_distribution(self.rules)
         ranking = self.rules.ranking
         if dice is not None:
             truthful = ranking.rank(dice) >= ranking.rank(action.value)
             rating.figures["truthful"] = 1.0 if truthful else 0.0
-            rating.truth = "you told the truth" if truthful else "you lied"
+            rating.truth = Phrase("rv.mia.truth.told" if truthful else "rv.mia.truth.lied")
         else:
-            rating.note = "a blind announcement: rated over every roll the cup may hold"
+            rating.note = Phrase("rv.mia.note.blind")
         if action.value != MIA:
             rating.figures["p_fresh_roll_beats"] = _float(p_beat(self.rules, action.value))
         try:
@@ -209,7 +209,7 @@ class MiaRater(Rater):
                         total += p * loss
                     losses[str(legal.value)], answers[str(legal.value)] = total, answer
         except ValueError as exc:
-            rating.note = f"outside the odds model: {exc}"
+            rating.note = Phrase("rv.note.outside", reason=exc)
             losses = {}
         if losses:
             rating.model = ODDS_MODEL

@@ -8,6 +8,7 @@ from typing import Any
 
 from bluffdice.games.base import CHANCE, GameState
 from bluffdice.games.record import Record
+from bluffdice.review.words import Phrase, said
 
 MARK_DUBIOUS = 0.05
 MARK_MISTAKE = 0.2
@@ -36,7 +37,7 @@ class Rating:
     options: dict[str, float] = field(default_factory=dict)
     best: str | None = None
     cost: float | None = None
-    model: str = "not rated"
+    model: str = Phrase("rv.model.none")
     equilibrium: dict[str, float] | None = None
     equilibrium_choice: float | None = None
     note: str = ""
@@ -65,7 +66,20 @@ class Review:
         data = asdict(self)
         for rating, row in zip(self.ratings, data["ratings"], strict=True):
             row["mark"] = rating.mark
+            # the page's words: each sentence's template and parameters (see review.words)
+            row["said"] = {
+                name: said(value) for name, value in row.items() if isinstance(value, Phrase)
+            }
+            for name in row["said"]:
+                row[name] = str(row[name])
+        data["models"] = {str(name): str(about) for name, about in self.models.items()}
+        data["models_said"] = models_said(self.models)
         return data
+
+
+def models_said(models: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Each model's name and description as the page reads them (see review.words)."""
+    return {str(name): {"name": said(name), "about": said(about)} for name, about in models.items()}
 
 
 class Rater:
@@ -112,9 +126,10 @@ def _flag_disagreement(rating: Rating) -> None:
     """A move the odds model marks but the equilibrium mostly makes: say so, since the
     model's assumptions (not the player) may be what is wrong there."""
     if rating.mark and (rating.equilibrium_choice or 0.0) >= 0.5:
-        agree = f"the equilibrium makes this move {rating.equilibrium_choice:.0%} of the time"
-        rating.note = f"{rating.note}; {agree}" if rating.note else agree
-        rating.note += ": the odds model's assumptions may not fit this spot"
+        agree = Phrase("rv.note.equilibrium", p=f"{rating.equilibrium_choice:.0%}")
+        rating.note = (
+            Phrase("rv.note.and", first=rating.note, second=agree) if rating.note else agree
+        )
 
 
 def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -> Review:

@@ -47,8 +47,13 @@ class MsgspecResponse(Response):
         return msgspec.json.encode(content)
 
 
-def error(text: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status)
+def error(problem: BluffdiceError, status: int = 400) -> JSONResponse:
+    """The refusal as JSON: its English text, and for the hall's own refusals the
+    catalogue key and parameters the page shows it with in its own language."""
+    answer: dict[str, Any] = {"error": str(problem)}
+    if isinstance(problem, HallError) and problem.key is not None:
+        answer.update(key=problem.key, params=problem.params)
+    return JSONResponse(answer, status_code=status)
 
 
 def create_app(
@@ -103,7 +108,7 @@ def create_app(
                 ruleset_entry(parse_rules(request.query_params.get("rules", "")))
             )
         except BluffdiceError as exc:
-            return error(str(exc))
+            return error(exc)
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
@@ -112,13 +117,13 @@ def create_app(
         try:
             return MsgspecResponse(hall.create(body))
         except HallError as exc:
-            return error(str(exc))
+            return error(exc)
 
     async def api_table(request: Request) -> Response:
         try:
             return MsgspecResponse(hall.get(request.path_params["id"]).info())
         except HallError as exc:
-            return error(str(exc), 404)
+            return error(exc, 404)
 
     async def api_join(request: Request) -> Response:
         body = await _json(request)
@@ -126,22 +131,22 @@ def create_app(
             live = hall.get(request.path_params["id"])
             seat = body.get("seat") if isinstance(body, dict) else None
             if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                raise HallError("a seat is a number")
+                raise HallError.said("err.seatNumber")
             name = body.get("name") if isinstance(body, dict) else None
             number, token = live.claim(name, seat)
         except HallError as exc:
-            return error(str(exc))
+            return error(exc)
         return MsgspecResponse({"id": live.id, "seat": number, "token": token})
 
     async def api_seed(request: Request) -> Response:
         body = await _json(request)
         try:
             if not isinstance(body, dict):
-                raise HallError("send {token, seed} as a JSON object")
+                raise HallError.said("err.seedObject")
             live = hall.get(request.path_params["id"])
             live.give_seed(body.get("token"), body.get("seed"))
         except HallError as exc:
-            return error(str(exc))
+            return error(exc)
         return MsgspecResponse({"ok": True})
 
     async def api_fair(request: Request) -> Response:
@@ -149,7 +154,7 @@ def create_app(
         try:
             fair = hall.get(request.path_params["id"]).fair_record()
         except HallError as exc:
-            return error(str(exc), 404)
+            return error(exc, 404)
         return MsgspecResponse(
             fair,
             headers={"Content-Disposition": f'inline; filename="{request.path_params["id"]}.json"'},
@@ -160,14 +165,14 @@ def create_app(
             # rating a game takes a moment (odds, the solved round): off the event loop
             review = await asyncio.to_thread(hall.review, request.path_params["id"])
         except HallError as exc:
-            return error(str(exc), 404)
+            return error(exc, 404)
         return MsgspecResponse(review)
 
     async def api_replay(request: Request) -> Response:
         try:
             return MsgspecResponse(hall.replay(request.path_params["id"]))
         except HallError as exc:
-            return error(str(exc), 404)
+            return error(exc, 404)
 
     def origin_ok(websocket: WebSocket) -> bool:
         """Browsers send Origin; it must be this server (or a configured origin). Programs

@@ -69,9 +69,50 @@ KEEP_FINISHED: Final = 100
 """Finished tables kept in memory (for their late viewers); older ones live in the store."""
 
 
+REFUSALS: Final[dict[str, str]] = {
+    "err.nameNotText": "a name is text",
+    "err.noName": "pick a name to play under",
+    "err.noReplay": "the stored game does not replay: {reason}",
+    "err.full": "this table has no free seat",
+    "err.seatTaken": "seat {seat} is not free",
+    "err.seatNumber": "a seat is a number",
+    "err.notFair": "this table does not use fair dice",
+    "err.seedObject": "send the token and the seed as a JSON object",
+    "err.seedNotSeated": "only a seated player gives a seed",
+    "err.seedsClosed": "the seeds closed when the game started",
+    "err.fairAtEnd": "the dice are shown to be fair when the game is over",
+    "err.tableObject": "send the table as a JSON object",
+    "err.noSeats": "say who sits in each seat",
+    "err.players": "{game} is played by {low} to {high} players",
+    "err.noBot": "no {game} bot {bot}; bots: {bots}",
+    "err.seatKind": "each seat is 'human' or 'bot'",
+    "err.limitNumber": "the time limit is a number of seconds",
+    "err.limitRange": "the time limit is {low} to {high} seconds",
+    "err.dice": "the dice are 'system' (the default) or 'fair'",
+    "err.noTable": "no such table (it may have finished long ago)",
+    "err.noGame": "no such game",
+    "err.notOver": "this game is not over yet: its replay opens when it ends",
+}
+"""What the hall refuses, in English; the page shows the catalogue's text of the same key
+(static/i18n; tests/test_web_i18n.py keeps the two equal in English)."""
+
+
 class HallError(BluffdiceError):
     """A request the hall refuses (bad rules, a full table, an unknown table): the text
-    is shown to the person who asked."""
+    is shown to the person who asked. Made by `said`, it also carries its catalogue key
+    and parameters, so the page can show it in its own language."""
+
+    def __init__(
+        self, text: str, key: str | None = None, params: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(text)
+        self.key = key
+        self.params = params or {}
+
+    @classmethod
+    def said(cls, key: str, **params: Any) -> HallError:
+        shown = {name: str(value) for name, value in params.items()}
+        return cls(REFUSALS[key].format(**shown), key, shown)
 
 
 def token_digest(token: str) -> str:
@@ -82,10 +123,10 @@ def clean_name(name: Any) -> str:
     """A player's name as shown: printable, single-spaced, at most NAME_LENGTH characters.
     (Pages show names as text, never as markup; this only keeps them tidy.)"""
     if not isinstance(name, str):
-        raise HallError("a name is text")
+        raise HallError.said("err.nameNotText")
     text = " ".join(re.sub(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e]", " ", name).split())
     if not text:
-        raise HallError("pick a name to play under")
+        raise HallError.said("err.noName")
     return text[:NAME_LENGTH]
 
 
@@ -225,7 +266,7 @@ def rebuild(
             limits=limit,
         )
     except (BluffdiceError, ValueError) as exc:
-        raise HallError(f"the stored game does not replay: {exc}") from None
+        raise HallError.said("err.noReplay", reason=exc) from None
 
 
 @dataclass
@@ -306,14 +347,14 @@ class LiveTable:
         """Seat a person: the first free seat (or `seat`); returns the seat and its token.
         The last free seat taken starts the game."""
         if self.status != "open":
-            raise HallError("this table has no free seat")
+            raise HallError.said("err.full")
         free = [i for i, s in enumerate(self.seats) if not s.taken]
         if seat is None:
             if not free:
-                raise HallError("this table has no free seat")
+                raise HallError.said("err.full")
             seat = free[0]
         elif seat not in free:
-            raise HallError(f"seat {seat + 1} is not free")
+            raise HallError.said("err.seatTaken", seat=seat + 1)
         token = secrets.token_urlsafe(24)
         self.seats[seat].name = clean_name(name)
         self.seats[seat].token = token_digest(token)
@@ -325,12 +366,12 @@ class LiveTable:
         """A player's own seed for fair dice. Seeds close when the game starts: when every
         seat is taken and every person has given one (the page sends one by itself)."""
         if self.server_seed is None:
-            raise HallError("this table does not use fair dice")
+            raise HallError.said("err.notFair")
         seat = self.seat_of(token) if isinstance(token, str) else None
         if seat is None:
-            raise HallError("only a seated player gives a seed")
+            raise HallError.said("err.seedNotSeated")
         if self.status != "open":
-            raise HallError("the seeds closed when the game started")
+            raise HallError.said("err.seedsClosed")
         try:
             self.seats[seat].seed = check_client_seeds([seed])[0]
         except FairnessError as exc:
@@ -408,7 +449,7 @@ class LiveTable:
     def fair_record(self) -> FairRecord:
         """The game's fair record, server seed revealed: only once the game is over."""
         if self.fair_dice is None or self.table is None or not self.table.over:
-            raise HallError("the dice are shown to be fair when the game is over")
+            raise HallError.said("err.fairAtEnd")
         return self.fair_dice.fair_record(self.table.record)
 
     def _digest(self) -> str:
@@ -806,7 +847,7 @@ class Hall:
         With "dice": "fair" the table commits to its secret now and starts when every
         person has also given a seed (`give_seed`); the default is the OS's generator."""
         if not isinstance(request, dict):
-            raise HallError("send the table as a JSON object")
+            raise HallError.said("err.tableObject")
         try:
             rules_obj = parse_rules(str(request.get("rules", "")))
         except BluffdiceError as exc:
@@ -816,10 +857,10 @@ class Hall:
         spec = get_game(game)
         seats_in = request.get("seats")
         if not isinstance(seats_in, list):
-            raise HallError("say who sits in each seat")
+            raise HallError.said("err.noSeats")
         if not spec.min_players <= len(seats_in) <= spec.max_players:
-            raise HallError(
-                f"{spec.title} is played by {spec.min_players} to {spec.max_players} players"
+            raise HallError.said(
+                "err.players", game=spec.title, low=spec.min_players, high=spec.max_players
             )
         bots = available_bots(game)
         seats: list[SeatSpec] = []
@@ -828,22 +869,24 @@ class Hall:
             if kind == "bot":
                 bot = str(item.get("bot", ""))
                 if bot not in bots:
-                    raise HallError(f"no {game} bot {bot!r}; bots: {', '.join(bots)}")
+                    raise HallError.said(
+                        "err.noBot", game=game, bot=repr(bot), bots=", ".join(bots)
+                    )
                 seats.append(SeatSpec("bot", bot=bot, seed=""))
             elif kind == "human":
                 seats.append(SeatSpec("human"))
             else:
-                raise HallError("each seat is 'human' or 'bot'")
+                raise HallError.said("err.seatKind")
         limit = request.get("limit")
         if limit is not None:
             if isinstance(limit, bool) or not isinstance(limit, int | float):
-                raise HallError("the time limit is a number of seconds")
+                raise HallError.said("err.limitNumber")
             if not MIN_LIMIT <= limit <= MAX_LIMIT:
-                raise HallError(f"the time limit is {MIN_LIMIT:g} to {MAX_LIMIT:g} seconds")
+                raise HallError.said("err.limitRange", low=f"{MIN_LIMIT:g}", high=f"{MAX_LIMIT:g}")
             limit = float(limit)
         dice = request.get("dice", "system")
         if dice not in ("system", "fair"):
-            raise HallError("the dice are 'system' (the default) or 'fair'")
+            raise HallError.said("err.dice")
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         name = clean_name(request.get("name")) if humans else None
         live = self.open_table(rules, len(seats), limit, seats, fair=dice == "fair")
@@ -858,7 +901,7 @@ class Hall:
     def get(self, table_id: str) -> LiveTable:
         live = self.find(table_id)
         if live is None:
-            raise HallError("no such table (it may have finished long ago)")
+            raise HallError.said("err.noTable")
         return live
 
     def finished(self, live: LiveTable) -> None:
@@ -909,24 +952,37 @@ class Hall:
         if cached is not None:
             return cached
         from bluffdice.review import review_game
+        from bluffdice.review.words import Phrase
 
         table = self._finished_table(table_id)
         ratings: list[dict[str, Any]] = []
         models: dict[str, str] = {}
+        models_said: dict[str, Any] = {}
         reason = None
         try:
             for seat in range(table.players):
-                reviewed = review_game(table.record, seat, table.names)
-                models.update(reviewed.models)
-                for row in reviewed.to_json()["ratings"]:
+                reviewed = review_game(table.record, seat, table.names).to_json()
+                models.update(reviewed["models"])
+                models_said.update(reviewed["models_said"])
+                for row in reviewed["ratings"]:
                     ratings.append({"seat": seat, **row})
         except (NotImplementedError, BluffdiceError, ValueError) as exc:
-            ratings, models = [], {}
-            reason = f"no review for {table.spec.title} games yet" + (
-                f": {exc}" if str(exc) else ""
+            ratings, models, models_said = [], {}, {}
+            game = table.spec.title
+            reason = (
+                Phrase("rv.none.why", game=game, reason=exc)
+                if str(exc)
+                else Phrase("rv.none", game=game)
             )
         ratings.sort(key=lambda row: row["step"])
-        answer = {"id": table_id, "ratings": ratings, "models": models, "reason": reason}
+        answer = {
+            "id": table_id,
+            "ratings": ratings,
+            "models": models,
+            "models_said": models_said,
+            "reason": None if reason is None else str(reason),
+            "reason_said": None if reason is None else reason.to_json(),
+        }
         self._reviews[table_id] = answer
         while len(self._reviews) > KEEP_FINISHED:
             self._reviews.pop(next(iter(self._reviews)))
@@ -939,12 +995,12 @@ class Hall:
         stored = self.store.get(table_id) if self.store is not None else None
         if table is None:
             if stored is None or self.store is None:
-                raise HallError("no such game")
+                raise HallError.said("err.noGame")
             seats = [SeatSpec.from_stored(s) for s in stored.seats]
             gone = LiveTable(self, stored.id, stored.rules, stored.players, None, seats)
             table = gone.rebuilt(self.store.steps(table_id))
         if not table.over:
-            raise HallError("this game is not over yet: its replay opens when it ends")
+            raise HallError.said("err.notOver")
         return table
 
     def close(self) -> None:

@@ -1,5 +1,6 @@
 // The page: reads its path and shows the lobby, a table or a replay.
 import { language, loadLanguage, setLanguage, t } from "./i18n.js";
+import { botText, gameTitle, presetText } from "./describe.js";
 import { api, clear, h, keepToken } from "./dom.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
@@ -33,7 +34,7 @@ async function showLobby(root) {
   const {games} = await api("/api/games");
   const errorLine = h("p", {class: "error", role: "alert"});
   const nameInput = h("input", {id: "name", maxlength: 24, autocomplete: "nickname", value: playerName()});
-  const gameSelect = h("select", {id: "game"}, games.map((g) => h("option", {value: g.name}, g.title)));
+  const gameSelect = h("select", {id: "game"}, games.map((g) => h("option", {value: g.name}, gameTitle(g.name, g.title))));
   const presetSelect = h("select", {id: "preset"});
   const options = h("div", {class: "options"});
   const ruleString = h("code", {id: "rule-string"});
@@ -109,12 +110,12 @@ async function showLobby(root) {
     if (i === 0) return h("li", {}, t("lobby.you"));
     const select = h("select", {"aria-label": t("lobby.seat", {n: i + 1}), class: "seat-kind"},
       h("option", {value: ""}, t("lobby.person")),
-      current.bots.map((b) => h("option", {value: b.name, title: b.description}, t("lobby.bot", {name: b.name}))));
+      current.bots.map((b) => h("option", {value: b.name, title: botText(current.name, b)}, t("lobby.bot", {name: b.name}))));
     select.value = i === 1 ? "" : (current.bots.find((b) => b.name === "honest") || current.bots[0] || {name: ""}).name;
     const about = h("small", {class: "about"});
     const describe = () => {
       const bot = current.bots.find((b) => b.name === select.value);
-      about.textContent = bot ? ` ${bot.description}` : "";
+      about.textContent = bot ? ` ${botText(current.name, bot)}` : "";
     };
     select.addEventListener("change", describe);
     describe();
@@ -127,7 +128,7 @@ async function showLobby(root) {
 
   async function chooseGame() {
     current = game();
-    clear(presetSelect, current.presets.map((p) => h("option", {value: p.name, title: p.description}, `${p.name} — ${p.description}`)));
+    clear(presetSelect, current.presets.map((p) => h("option", {value: p.name, title: presetText(current.name, p)}, `${p.name} — ${presetText(current.name, p)}`)));
     const [low, high] = current.players;
     clear(seatCount, Array.from({length: Math.min(high, 8) - low + 1}, (_, k) => h("option", {value: low + k}, low + k)));
     seatCount.value = String(Math.min(Math.max(low, 4), high));
@@ -188,12 +189,12 @@ async function showLobby(root) {
     let listing;
     try { listing = await api("/api/tables"); } catch { return; }
     clear(tablesList, listing.tables.length ? listing.tables.map((tb) => h("li", {},
-      h("span", {}, `${tb.game} · ${tb.rules} · ${t(`status.${tb.status}`)} · `),
+      h("span", {}, `${gameTitle(tb.game)} · ${tb.rules} · ${t(`status.${tb.status}`)} · `),
       h("span", {class: "names"}, tb.seats.map((s) => s.name || t("table.free")).join(", ")), " ",
       h("a", {href: `/t/${tb.id}`, class: "button"}, tb.status === "open" ? t("lobby.join") : t("lobby.watch"))))
       : h("li", {class: "none"}, t("lobby.none")));
     clear(finishedList, listing.finished.length ? listing.finished.map((g) => h("li", {},
-      h("span", {}, `${g.game} · ${g.rules} · `),
+      h("span", {}, `${gameTitle(g.game)} · ${g.rules} · `),
       h("span", {class: "names"}, g.names.join(", ")), " · ",
       h("span", {}, t("lobby.won", {names: g.winners.map((w) => g.names[w]).join(", ")})), " ",
       h("a", {href: `/replay/${g.id}`, class: "button"}, t("lobby.replay"))))

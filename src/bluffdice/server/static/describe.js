@@ -1,5 +1,20 @@
 // Words for actions, values and events of each game, from the message catalogue.
-import { t } from "./i18n.js";
+import { t, tElse } from "./i18n.js";
+
+// A game's title, a preset's and a bot's description in the page's language: the
+// catalogue's game.NAME, preset.GAME.NAME and bot.GAME.NAME (their English is the Python
+// registry's own text, which the server sends; tests/test_web_i18n.py keeps them equal).
+export function gameTitle(name, english = name) {
+  return tElse(`game.${name}`, english);
+}
+
+export function presetText(game, preset) {
+  return tElse(`preset.${game}.${preset.name}`, preset.description);
+}
+
+export function botText(game, bot) {
+  return tElse(`bot.${game}.${bot.name}`, bot.description);
+}
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
@@ -30,8 +45,36 @@ export function counted(word, n) {
   return text === key ? t(`n.${word}.other`, {n}) : text;
 }
 
-export function dieFaces(dice) {
+// Dice as drawn on the page: pips, or poker dice's 9 10 J Q K A (faces 1 to 6).
+export function dieFaces(dice, game = "") {
+  if (game === "common-hand") return dice.map((d) => POKER[d] ?? String(d)).join(" ");
   return dice.map((d) => (d >= 1 && d <= 6 ? PIPS[d] : String(d))).join(" ");
+}
+
+const POKER = ["", "9", "10", "J", "Q", "K", "A"];
+const CATEGORIES = ["nothing", "pair", "two-pair", "three", "straight", "full-house", "four", "five"];
+
+// A poker-dice hand or claim in words (as bluffdice.games.common_hand.hands.describe_key
+// says it): hand.KIND with the faces' plurals (pface.N) or, for a straight, its ends.
+export function handName(kind, high, low = 0) {
+  const faces = (f) => t(`pface.${f}`);
+  if (kind === "straight") return t("hand.straight", {from: POKER[high - 4], to: POKER[high]});
+  return t(`hand.${kind}`, {faces: faces(high), high: faces(high), low: faces(low)});
+}
+
+// The best hand five poker dice make (hand_key's order of checks).
+export function bestHand(dice, rules = "") {
+  const counts = new Map();
+  for (const d of dice) counts.set(d, (counts.get(d) || 0) + 1);
+  const byCount = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+  const [top, n1] = byCount[0];
+  const [second, n2] = byCount[1] ?? [0, 0];
+  const straights = ruleOption(rules, "straights", "on") === "on";
+  const kind = n1 === 5 ? "five" : n1 === 4 ? "four" : n1 === 3 && n2 === 2 ? "full-house"
+    : n1 === 1 && straights && Math.max(...dice) - Math.min(...dice) === 4 ? "straight"
+      : n1 === 3 ? "three" : n1 === 2 && n2 === 2 ? "two-pair" : n1 === 2 ? "pair" : "nothing";
+  if (kind === "straight" || kind === "nothing") return handName(kind, Math.max(...dice));
+  return handName(kind, top, second);
 }
 
 // A bid as said aloud: "3 sixes" (one of a face: "1 4", as the terminal says it).
@@ -56,6 +99,8 @@ export function actionLabel(action, view) {
     case "liars-dice.liar": return t("act.liar");
     case "liars-dice.calza": return t("act.calza");
     case "common-hand.liar": return t("act.liar");
+    case "common-hand.claim": return handName(action.kind, action.high, action.low);
+    case "common-hand.reroll": return dieFaces(action.dice, "common-hand");
     default: return actionText(action);
   }
 }
@@ -84,6 +129,7 @@ export function eventText(event, ctx) {
   const value = (v) => miaValue(v, rules);
   switch (event.type) {
     case "round_started": {
+      if (ctx.game === "common-hand") return t("ev.ch.round", {round: event.round, starter: n(event.starter)});
       const mode = ruleOption(rules, "mode", "lives");
       const of = mode === "lives" ? "" : t("ev.roundOf", {rounds: ruleOption(rules, "rounds", "10")});
       return t("ev.round_started", {round: event.round, of, starter: n(event.starter)});
@@ -121,8 +167,21 @@ export function eventText(event, ctx) {
     // The end and a timeout: the narration leaves them to the result screen and the
     // turn line; the page's log says them too.
     case "game_over": return t("ev.gameOver", {winners: event.winners.map(n).join(", ")});
-    case "timed_out": return t("ev.timedOut", {player: n(event.player), action: event.action});
+    case "timed_out": return t("ev.timedOut", {player: n(event.player), action: moveText(event.action)});
     case "liars-dice.rolled": return null;
+    case "common-hand.rolled":
+      return event.count < 5 ? t("ev.ch.rerolled", {player: n(event.player), dice: counted("die", event.count)}) : null;
+    case "common-hand.your_dice":
+      return t("ev.ch.yourDice", {dice: dieFaces(event.dice, "common-hand"), hand: bestHand(event.dice, rules)});
+    case "common-hand.claimed": return t("ev.ch.claimed", {player: n(event.player), claim: claimName(event.claim)});
+    case "common-hand.challenged":
+      return t("ev.ch.challenged", {player: n(event.player), claimer: n(event.claimer), claim: claimName(event.claim)});
+    case "common-hand.revealed":
+      return t("ev.ch.revealed", {claim: claimName(event.claim), verdict: event.held ? t("ev.ch.holds") : t("ev.ch.bluff")});
+    case "common-hand.life_lost": {
+      const why = t(`reason.ch.${event.reason}`) === `reason.ch.${event.reason}` ? event.reason.replaceAll("_", " ") : t(`reason.ch.${event.reason}`);
+      return t("ev.ch.lifeLost", {player: n(event.player), why, left: counted("life", event.lives)});
+    }
     case "liars-dice.your_dice": return t("ev.ld.yourDice", {dice: dieFaces(event.dice)});
     case "liars-dice.bid_made":
       return t("ev.ld.bid", {player: n(event.player), bid: bidText(event.quantity, event.face)});
@@ -154,7 +213,41 @@ function reason(code) {
 }
 
 // Revealed dice of every player (Liar's Dice reveal), as [name, faces] pairs.
-export function revealedHands(event, names) {
+// (Poker dice: each cup's faces with the hand they make.)
+export function revealedHands(event, names, rules = "") {
   if (event.type !== "liars-dice.revealed" && event.type !== "common-hand.revealed") return [];
-  return (event.hands || []).map((hand, seat) => [names[seat] ?? `#${seat + 1}`, dieFaces(hand)]);
+  const faces = event.type === "common-hand.revealed"
+    ? (hand) => `${dieFaces(hand, "common-hand")} (${bestHand(hand, rules)})`
+    : (hand) => dieFaces(hand);
+  return (event.hands || []).map((hand, seat) => [names[seat] ?? `#${seat + 1}`, faces(hand)]);
+}
+
+function claimName(claim) {
+  return handName(claim.kind, claim.high, claim.low);
+}
+
+// A sentence of a move's review in the page's language: the catalogue's template
+// `said.key` (rv.*; its English is bluffdice.review.words.TEMPLATES) with the review's
+// parameters, which may be such sentences themselves; `english` when no template came.
+export function phrase(said, english = "") {
+  if (!said || typeof said !== "object") return english;
+  const params = Object.fromEntries(Object.entries(said.params || {}).map(
+    ([k, v]) => [k, v !== null && typeof v === "object" ? phrase(v) : v]));
+  return tElse(said.key, english, params);
+}
+
+// A move as the record and the review name it ("challenge", "pass 42", "give up", "3x5"):
+// its word from the catalogue (rv.move.WORD), the values after it as they are.
+export function moveText(text) {
+  if (text === null || text === undefined) return "";
+  const whole = t(`rv.move.${text}`);
+  if (whole !== `rv.move.${text}`) return whole;
+  const [word, ...rest] = String(text).split(" ");
+  const said = t(`rv.move.${word}`);
+  return said === `rv.move.${word}` ? String(text) : [said, ...rest].join(" ");
+}
+
+// A figure's label in a review (p_challenge_wins: the catalogue's rv.figure.p_challenge_wins).
+export function figureLabel(key) {
+  return tElse(`rv.figure.${key}`, key.replaceAll("_", " "));
 }

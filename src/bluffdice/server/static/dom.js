@@ -1,3 +1,5 @@
+import { tElse } from "./i18n.js";
+
 // h("p", {class: "x"}, "text", child): elements built with textContent, never innerHTML,
 // so a player's name is always shown as text and can never become markup.
 export function h(tag, attrs = {}, ...children) {
@@ -26,7 +28,8 @@ export async function api(path, body) {
   };
   const response = await fetch(path, options);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  // the server's refusal in the page's language where it sent its catalogue key
+  if (!response.ok) throw new Error(data.key ? tElse(data.key, data.error, data.params) : data.error || response.statusText);
   return data;
 }
 

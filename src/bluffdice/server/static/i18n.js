@@ -33,6 +33,12 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+// A text the server also sends in English (a preset's or a bot's description, a game's
+// title): the catalogue's words under `key`, else the server's own.
+export function tElse(key, english, params = {}) {
+  return key in messages || key in fallback ? t(key, params) : english;
+}
+
 export function percent(p) {
   return `${Math.round(p * 100)}%`;
 }

@@ -1,7 +1,7 @@
 // A finished game, step by step, with every die shown.
 import { t } from "./i18n.js";
 import { api, clear, h } from "./dom.js";
-import { eventText, miaValue, revealedHands, dieFaces } from "./describe.js";
+import { eventText, figureLabel, gameTitle, miaValue, moveText, phrase, revealedHands, dieFaces } from "./describe.js";
 
 export async function showReplay(root, gameId) {
   let data;
@@ -26,7 +26,7 @@ export async function showReplay(root, gameId) {
     if (!chance) return null;
     if (chance.type === "mia.dice") return t("replay.chance", {text: `${dieFaces([Math.floor(chance.value / 10), chance.value % 10])} (${miaValue(chance.value, data.rules)})`});
     if (chance.type === "liars-dice.dice" || chance.type === "common-hand.dice") {
-      return t("replay.chance", {text: dieFaces(chance.dice)});
+      return t("replay.chance", {text: dieFaces(chance.dice, data.game)});
     }
     return t("replay.chance", {text: steps[at].text});
   }
@@ -36,9 +36,9 @@ export async function showReplay(root, gameId) {
     const update = step.update;
     counter.textContent = t("replay.step", {n: at + 1, total: steps.length});
     const lines = update.events.map((e) => eventText(e, {names: data.names, rules: data.rules, game: data.game, viewer: null})).filter(Boolean);
-    const hands = update.events.flatMap((e) => revealedHands(e, data.names));
+    const hands = update.events.flatMap((e) => revealedHands(e, data.names, data.rules));
     clear(body,
-      h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: step.text})),
+      h("p", {class: "move"}, step.actor === -1 ? chanceText(update.chance) : t("replay.move", {player: name(step.actor), text: moveText(step.text)})),
       hands.length ? h("ul", {class: "hands"}, hands.map(([n, faces]) => h("li", {}, h("span", {class: "name"}, n), ": ", faces))) : null,
       h("ul", {}, lines.map((l) => h("li", {}, l))));
     const v = update.view;
@@ -48,44 +48,48 @@ export async function showReplay(root, gameId) {
       h("li", {class: `player${v.turn === i ? " to-move" : ""}`}, h("span", {class: "name"}, n), h("span", {class: "meter"}, meter(i))))));
   }
 
-  // The review's rating of this step's decision, for the player who made it (the words of
-  // the rating are the review's, in English; the labels come from the catalogue).
+  // The review's rating of this step's decision, for the player who made it: its sentences
+  // are the review's templates (r.said) filled in from the catalogue.
   function showRating(n) {
     const r = review && review.get(n);
     if (!r) { clear(rating); return; }
+    const said = (field) => phrase(r.said && r.said[field], r[field]);
     // chances (p_...) as percentages, other figures (expected losses, flags) as numbers
     const figure = (k, x) => (k.startsWith("p_") ? `${Math.round(x * 1000) / 10}%` : String(Math.round(x * 1000) / 1000));
     const mark = r.mark || (r.cost === null ? "" : "✓");
     clear(rating,
       h("h2", {}, t("review.title", {player: name(r.seat)}), " ", h("span", {class: `mark${r.mark ? " bad" : ""}`, id: "rating-mark"}, mark)),
-      h("p", {}, r.situation, " → ", h("strong", {}, r.choice), ` (${r.knew})`),
+      h("p", {}, said("situation"), " → ", h("strong", {}, moveText(r.choice)), ` (${said("knew")})`),
       r.cost !== null ? h("p", {id: "rating-cost"}, r.cost > 0
-        ? t("review.cost", {cost: r.cost.toFixed(2), best: r.best})
+        ? t("review.cost", {cost: r.cost.toFixed(2), best: moveText(r.best)})
         : t("review.best")) : h("p", {id: "rating-cost"}, t("review.notRated")),
       Object.keys(r.figures).length ? h("ul", {class: "figures"}, Object.entries(r.figures).map(([k, v]) =>
-        h("li", {}, `${k.replaceAll("_", " ")}: ${figure(k, v)}`))) : null,
-      r.equilibrium ? h("p", {}, t("review.equilibrium", {moves: Object.entries(r.equilibrium).map(([k, v]) => `${k} ${Math.round(v * 100)}%`).join(", ")})) : null,
-      r.truth ? h("p", {}, t("review.truth", {truth: r.truth})) : null,
-      r.note ? h("p", {class: "hint-line"}, r.note) : null,
-      h("p", {class: "hint-line", id: "rating-model"}, t("review.model", {model: r.model})));
+        h("li", {}, `${figureLabel(k)}: ${figure(k, v)}`))) : null,
+      r.equilibrium ? h("p", {}, t("review.equilibrium", {moves: Object.entries(r.equilibrium).map(([k, v]) => `${moveText(k)} ${Math.round(v * 100)}%`).join(", ")})) : null,
+      r.truth ? h("p", {}, t("review.truth", {truth: said("truth")})) : null,
+      r.note ? h("p", {class: "hint-line"}, said("note")) : null,
+      h("p", {class: "hint-line", id: "rating-model"}, t("review.model", {model: said("model")})));
   }
 
   async function loadReview() {
     let data;
     try { data = await api(`/api/replays/${gameId}/review`); } catch { return; }
-    if (data.reason) { clear(models, h("p", {class: "hint-line"}, t("review.none", {reason: data.reason}))); return; }
+    if (data.reason) { clear(models, h("p", {class: "hint-line"}, t("review.none", {reason: phrase(data.reason_said, data.reason)}))); return; }
     review = new Map(data.ratings.map((r) => [r.step, r]));
     const marks = data.ratings.filter((r) => r.mark);
     clear(models, h("h2", {}, t("review.models")),
       h("p", {}, t("review.summary", {n: data.ratings.length, marked: marks.length})),
-      h("dl", {}, Object.entries(data.models).flatMap(([model, about]) => [h("dt", {}, model), h("dd", {}, about)])));
+      h("dl", {}, Object.entries(data.models).flatMap(([model, about]) => {
+        const words = (data.models_said || {})[model] || {};
+        return [h("dt", {}, phrase(words.name, model)), h("dd", {}, phrase(words.about, about))];
+      })));
     show();
   }
 
   const go = (n) => { at = Math.max(0, Math.min(steps.length - 1, n)); show(); };
   const button = (label, id, fn) => h("button", {type: "button", id, onclick: fn}, label);
   clear(root,
-    h("h1", {}, `${t("replay.title")} · ${data.game}`),
+    h("h1", {}, `${t("replay.title")} · ${gameTitle(data.game)}`),
     h("p", {}, t("table.rules", {rules: data.rules})),
     h("div", {class: "buttons"},
       button(t("replay.first"), "replay-first", () => go(0)),

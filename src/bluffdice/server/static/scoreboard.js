@@ -1,6 +1,8 @@
 // The live scoreboard: long-polls /api/scoreboard?after=VERSION and redraws.
 // The server answers when the board changed (once per batch of rounds) or after a
-// while without change; on an error the page waits a little and asks again.
+// while without change; on an error the page waits a little and asks again. Its words
+// come from the page's message catalogue (board.*), in the browser's language.
+import { language, loadLanguage, t, tElse } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,19 +74,20 @@ function drawRounds(rounds) {
     });
     const why = document.createElement("span");
     why.className = "reason";
-    why.textContent = ` · ${r.reason}`;
+    why.textContent = ` · ${tElse(`board.reason.${r.reason}`, r.reason)}`;
     item.append(why);
     list.append(item);
   }
 }
 
 function draw(board) {
-  const number = board.contest ? ` ${board.contest}` : "";
-  $("title").textContent = `Mäxchen contest${number}`;
+  $("title").textContent = board.contest ? t("board.titleNumber", {contest: board.contest}) : t("board.title");
   document.title = $("title").textContent;
-  $("where").textContent = `bots: udp ${board.address}`;
-  $("pace").textContent =
-    `${board.rounds.toLocaleString("en")} rounds · ${board.rounds_per_second} rounds/s`;
+  $("where").textContent = t("board.where", {address: board.address});
+  $("pace").textContent = t("board.pace", {
+    rounds: board.rounds.toLocaleString(document.documentElement.lang),
+    speed: board.rounds_per_second,
+  });
   drawStandings(board.standings);
   drawRounds(board.last_rounds);
   const fair = $("fair");
@@ -92,9 +95,7 @@ function draw(board) {
   if (board.fair && board.commitment) {
     const c = board.commitment;
     const contest = board.contest ? `${board.contest}:` : "";
-    fair.textContent =
-      `Fair dice. Round ${c.round} commitment ${c.hex}. ` +
-      `Check any round: bluffdice verify maexchen:${contest}ROUND`;
+    fair.textContent = t("board.fair", {round: c.round, hex: c.hex, command: `bluffdice verify maexchen:${contest}ROUND`});
   }
 }
 
@@ -110,12 +111,18 @@ async function follow() {
         version = board.version;
         draw(board);
       }
-      $("status").textContent = `live · ${new Date().toLocaleTimeString()}`;
+      $("status").textContent = t("board.live", {time: new Date().toLocaleTimeString(document.documentElement.lang)});
     } catch (error) {
-      $("status").textContent = `reconnecting… (${error.message})`;
+      $("status").textContent = t("board.reconnecting", {reason: error.message});
       await new Promise((done) => setTimeout(done, 2000));
     }
   }
 }
 
-follow();
+async function start() {
+  await loadLanguage(language());
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  follow();
+}
+
+start();

@@ -1,9 +1,9 @@
 // The table page: seats, your dice, the round's calls, whose turn with a countdown, your
 // legal moves, odds on request, the reveal, the result and the rematch. Everything shown
 // comes from the server's messages for this seat; nothing secret ever reaches the page.
-import { percent, t } from "./i18n.js";
+import { percent, t, tElse } from "./i18n.js";
 import { api, clear, h, keepToken, tokenFor } from "./dom.js";
-import { PICKED, actionLabel, bidText, dieFaces, eventText, miaValue, revealedHands } from "./describe.js";
+import { PICKED, actionLabel, bidText, dieFaces, eventText, gameTitle, miaValue, revealedHands } from "./describe.js";
 import { checkFair, newSeed } from "./fair.js";
 
 const REVEALS = new Set(["mia.revealed", "mia.mia_attempt", "liars-dice.revealed", "common-hand.revealed"]);
@@ -80,9 +80,10 @@ export function showTable(root, tableId) {
         s.turn = m;
         s.deadline = m.time_left == null ? null : Date.now() + m.time_left * 1000;
         break;
-      case "refused": s.notice = t("table.refused", {reason: m.reason}); s.noticeState = m.state_id; break;
+      // the catalogue's words for the code (ws.refused.CODE, ws.error.CODE), else the server's
+      case "refused": s.notice = t("table.refused", {reason: tElse(`ws.refused.${m.code}`, m.reason)}); s.noticeState = m.state_id; break;
       case "error":
-        s.notice = t("error", {reason: m.reason});
+        s.notice = t("error", {reason: tElse(`ws.error.${m.code}`, m.reason)});
         s.noticeState = s.turn ? s.turn.state_id : null;
         if (m.code === "no_table") s.closedOnPurpose = true;
         break;
@@ -100,7 +101,7 @@ export function showTable(root, tableId) {
     for (const event of update.events) {
       const text = eventText(event, {names: s.names, rules: s.rules, game: s.game, viewer: update.recipient ?? null});
       if (text) lines.push(text);
-      if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names)); }
+      if (REVEALS.has(event.type)) { revealed = true; hands.push(...revealedHands(event, s.names, s.rules)); }
     }
     for (const text of lines) s.log.push(text);
     if (s.log.length > 300) s.log.splice(0, s.log.length - 300);
@@ -115,8 +116,8 @@ export function showTable(root, tableId) {
     const info = s.info;
     if (!info) return;
     const title = document.getElementById("table-title");
-    title.textContent = `${info.game} · ${t(`status.${info.status}`)}`;
-    document.title = `bluffdice · ${info.game}`;
+    title.textContent = `${gameTitle(info.game)} · ${t(`status.${info.status}`)}`;
+    document.title = `bluffdice · ${gameTitle(info.game)}`;
     renderShare(info);
     renderFair(info);
     renderSeats(info);
@@ -251,7 +252,7 @@ export function showTable(root, tableId) {
       else if (v.phase === "hold" && v.turn === v.player) shown = t("table.notLooked");
       else shown = t("table.noDice");
     } else if (v.my_dice) {
-      shown = h("span", {class: "dice"}, dieFaces(v.my_dice));
+      shown = h("span", {class: "dice"}, dieFaces(v.my_dice, v.game));
     } else {
       shown = t("table.noDice");
     }

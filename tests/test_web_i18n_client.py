@@ -1,0 +1,138 @@
+"""What a Russian-language browser is shown: the lobby's game titles, preset and bot
+descriptions and the replay page's review sentences, made by the page's own functions
+(static/describe.js, run in node) from what the server sends over HTTP (/api/games, a
+finished game's review, /static/i18n/*.json). In English the page must say exactly what
+the server's English says; in Russian every text must be the Russian catalogue's, with
+nothing left in English and no placeholder left unfilled. The same for a refusal of the
+hall (a full table), through the page's own `api()`."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.node_support import NODE, STATIC, run_harness
+from tests.test_server import ORIGIN, create, database, hello, make_client, play_out
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+HARNESS = """
+import { readFileSync } from "fs";
+globalThis.document = {documentElement: {lang: "en"}};
+const { useCatalogue } = await import("./i18n.js");
+const { botText, gameTitle, moveText, phrase, presetText } = await import("./describe.js");
+const { api } = await import("./dom.js");
+const {catalogue, english, games, reviews, refusal} = JSON.parse(readFileSync(0));
+useCatalogue(catalogue, english);
+globalThis.fetch = async () => ({ok: false, statusText: "Bad Request", json: async () => refusal});
+let refused = null;
+try { await api("/api/tables/x/join", {}); } catch (e) { refused = e.message; }
+const said = (r, field) => phrase(r.said[field], r[field]);
+console.log(JSON.stringify({
+  lobby: games.flatMap((g) => [gameTitle(g.name, g.title),
+    ...g.presets.map((p) => presetText(g.name, p)), ...g.bots.map((b) => botText(g.name, b))]),
+  review: reviews.flatMap((review) => [
+    ...review.ratings.flatMap((r) => Object.keys(r.said).map((field) => said(r, field))),
+    ...Object.entries(review.models_said).flatMap(([, m]) => [phrase(m.name), phrase(m.about)]),
+  ]),
+  moves: reviews.flatMap((review) => review.ratings.map((r) => moveText(r.choice))),
+  refused,
+}));
+"""
+
+GAMES = [
+    (
+        "mia(lives=2)",
+        [{"kind": "human"}, {"kind": "bot", "bot": "honest"}, {"kind": "bot", "bot": "liar"}],
+    ),
+    ("liars-dice(dice=2)", [{"kind": "human"}, {"kind": "bot", "bot": "odds"}]),
+    ("common-hand(lives=1)", [{"kind": "human"}, {"kind": "bot", "bot": "bluffer"}]),
+]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with make_client(database(tmp_path_factory.mktemp("db"))) as client:
+        reviews = []
+        for rules, seats in GAMES:
+            made = create(client, rules=rules, seats=seats)
+            with client.websocket_connect(f"/ws/{made['id']}", headers=ORIGIN) as ws:
+                play_out(hello(ws, made["token"]), random.Random(3))
+            reviews.append(client.get(f"/api/replays/{made['id']}/review").json())
+        full = client.post(f"/api/tables/{made['id']}/join", json={"name": "Zed"})
+        assert full.status_code == 400
+        yield {
+            "refusal": full.json(),
+            "games": client.get("/api/games").json()["games"],
+            "reviews": reviews,
+            "en": client.get("/static/i18n/en.json").json(),
+            "ru": client.get("/static/i18n/ru.json").json(),
+        }
+
+
+def page(tmp_path: Path, served: dict[str, Any], lang: str) -> dict[str, Any]:
+    folder = tmp_path / "static"
+    shutil.copytree(STATIC, folder)
+    data = {"catalogue": served[lang], "english": served["en"], **served}
+    result: dict[str, Any] = run_harness(folder, HARNESS, data, timeout=120)
+    return result
+
+
+def server_english(served: dict[str, Any]) -> dict[str, list[str]]:
+    lobby = [
+        text
+        for g in served["games"]
+        for text in [
+            g["title"],
+            *(p["description"] for p in g["presets"]),
+            *(b["description"] for b in g["bots"]),
+        ]
+    ]
+    review = [
+        text
+        for r in served["reviews"]
+        for text in [
+            *(row[field] for row in r["ratings"] for field in row["said"]),
+            *(t for name, about in r["models"].items() for t in (name, about)),
+        ]
+    ]
+    return {"lobby": lobby, "review": review}
+
+
+def test_the_reviews_send_their_sentences_as_templates(served: dict[str, Any]) -> None:
+    for review in served["reviews"]:
+        assert review["reason"] is None and review["ratings"], review
+        for row in review["ratings"]:
+            assert {"situation", "knew", "model"} <= set(row["said"]), row
+    fields = {f for r in served["reviews"] for row in r["ratings"] for f in row["said"]}
+    assert "truth" in fields and "note" in fields
+
+
+def test_an_english_page_says_what_the_server_says(tmp_path: Path, served: dict[str, Any]) -> None:
+    shown = page(tmp_path, served, "en")
+    expected = server_english(served)
+    assert shown["lobby"] == expected["lobby"]
+    assert shown["review"] == expected["review"]
+    assert shown["refused"] == served["refusal"]["error"] == "this table has no free seat"
+
+
+def test_a_russian_page_shows_russian_descriptions_and_reviews(
+    tmp_path: Path, served: dict[str, Any]
+) -> None:
+    shown = page(tmp_path, served, "ru")
+    english = server_english(served)
+    for kind in ("lobby", "review"):
+        assert len(shown[kind]) == len(english[kind]) > 10
+        for russian, original in zip(shown[kind], english[kind], strict=True):
+            assert russian != original, original
+            assert re.search("[а-яё]", russian, re.IGNORECASE), russian
+            assert not re.search(r"\{\w+\}", russian), russian
+    assert (
+        "не верю" in shown["moves"] or "поверить" in shown["moves"] or "бросить" in shown["moves"]
+    )
