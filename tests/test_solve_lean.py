@@ -3,6 +3,8 @@ exploitability and value at every iteration, in float64 exactly, in float32 clos
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -80,3 +82,32 @@ def test_discounted_variants_reach_the_target_sooner_than_cfr_plus(variant: str)
     assert other[-1].iterations < plus[-1].iterations
     # The equilibrium value of 1-die Liar's Dice for the opener is -7/258.
     assert other[-1].value == pytest.approx(-7 / 258, abs=2e-3)
+
+
+def test_a_saved_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    spec = DudoSpec(1, 4)
+    whole = LeanSolver(lean_game(spec), variant="dcfr")
+    whole.iterate(12)
+    first = LeanSolver(lean_game(spec), variant="dcfr")
+    first.iterate(5)
+    first.save(tmp_path)
+    second = LeanSolver(lean_game(spec), variant="dcfr")
+    second.load(tmp_path)
+    second.iterate(7)
+    assert second.iterations == 12
+    assert second.exploitability() == whole.exploitability()
+    with pytest.raises(ValueError, match="cfr\\+"):
+        LeanSolver(lean_game(spec), variant="cfr+").load(tmp_path)
+
+
+def test_a_time_limit_ends_with_a_measurement_inside_it() -> None:
+    solver = LeanSolver(lean_game(DudoSpec(2, 3)))
+    seen: list[int] = []
+    history = solve_to(
+        solver, 0.0, max_seconds=60, wall_seconds=1.0, on_iteration=lambda n, w, c: seen.append(n)
+    )
+    last = history[-1]
+    assert last.exploitability > 0
+    # It stops at the limit, not at the 60 solver seconds (some slack for a loaded machine).
+    assert last.seconds + last.measure_seconds <= 2.0
+    assert seen == list(range(1, solver.iterations + 1))

@@ -28,9 +28,11 @@ tree, NashConv / 2).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -155,8 +157,11 @@ class LeanSolver:
     (float32 by default).
 
     Every per-node quantity is a pair of arrays indexed by actor (0: even rows, 1: odd
-    rows). `liar[a]` is the actor's liar call at the row; `bid[a]` the bid into the
-    row's node, made by the other player.
+    rows). `regret_liar[a]` and `avg_liar[a]` belong to the actor's liar call at the row,
+    `regret_bid[a]` and `avg_bid[a]` to the bid into the row's node, made by the other
+    player. Those four pairs are the whole state: strategies and reaches are recomputed
+    from them where an update needs them, into three pairs of work arrays, so 2 dice of 6
+    faces fit in 10 GB (keeping them took 19).
     """
 
     def __init__(
@@ -170,9 +175,6 @@ class LeanSolver:
         self._uniform = (1.0 / game.n_actions()).astype(self.dtype)[None, :]
         self.regret_liar, self.regret_bid = self._pair(), self._pair()
         self.avg_liar, self.avg_bid = self._pair(), self._pair()
-        self.sigma_liar, self.sigma_bid = self._pair(), self._pair()
-        # Terminal values by counts: the bid of a liar call holds when the two hands'
-        # counting dice reach its quantity, so the opponent's weight is summed per count.
         # Regret totals within rounding noise of zero count as none. Terminal values are
         # sums of the opponent's weight in another order than a matrix product's, so an
         # exact tie (every action worth the same) can leave a regret of 1e-17 instead of 0;
@@ -186,16 +188,10 @@ class LeanSolver:
             for b in range(game.n_bids)
         ]
         self._sums = np.zeros((self._dice + 2, game.rows), self.dtype)
-        self._term, self._x = self._pair(), self._pair()
-        self._value = np.zeros_like(self._term[0])
+        # Work arrays: one player's strategy (by array: their liar calls in their own,
+        # their bids in the other), one player's reach, and values.
+        self._strategy, self._reach, self._term = self._pair(), self._pair(), self._pair()
         self._flag = np.zeros(self._term[0].shape, bool)
-        self._positive = (self._pair(), self._pair()) if self.variant.beta is not None else None
-        for p in (0, 1):
-            self._match(p, self.regret_liar, self.regret_bid, self.sigma_liar, self.sigma_bid)
-        self._measure: tuple[Pair, Pair, Pair] | None = None
-        self.reach = (self._pair(), self._pair())
-        for p in (0, 1):
-            self._forward(p, self.sigma_bid, self.reach[p])
 
     def _pair(self) -> Pair:
         shape = (len(self.g.hands), self.g.rows)
@@ -205,20 +201,22 @@ class LeanSolver:
     def nbytes(self) -> int:
         """Bytes of every array the solver holds (state and work arrays)."""
         pairs = [self.regret_liar, self.regret_bid, self.avg_liar, self.avg_bid]
-        pairs += [self.sigma_liar, self.sigma_bid, *self.reach, self._term, self._x]
-        if self._positive is not None:
-            pairs += list(self._positive)
-        if self._measure is not None:
-            pairs += list(self._measure)
-        return sum(a.nbytes + b.nbytes for a, b in pairs) + self._value.nbytes
+        pairs += [self._strategy, self._reach, self._term]
+        return sum(a.nbytes + b.nbytes for a, b in pairs) + self._flag.nbytes
 
     # --- strategies ------------------------------------------------------------------
 
-    def _match(self, p: int, liar: Pair, bid: Pair, out_liar: Pair, out_bid: Pair) -> None:
-        """Player p's strategy proportional to the non-negative `liar[p]` and `bid[1-p]`
-        (regret matching, or normalising an average), uniform where they are all zero."""
+    def _match(self, p: int, liar: Pair, bid: Pair, out: Pair, scratch: Pair) -> None:
+        """Player p's strategy into `out` (their liar calls in out[p], their bids in
+        out[1 - p]), proportional to the positive parts of `liar[p]` and `bid[1-p]`
+        (regret matching, or normalising an average), uniform where they are all zero.
+        `scratch` is overwritten."""
         o = 1 - p
-        total, scale = self._term[p], self._x[p]  # free between updates
+        if self.variant.beta is not None:  # signed regrets: their positive parts
+            np.maximum(liar[p], 0, out=out[p])
+            np.maximum(bid[o], 0, out=out[o])
+            liar, bid = out, out
+        total, scale = scratch
         np.copyto(total, liar[p])
         for mv in self._moves:
             if mv.actor == p:
@@ -228,45 +226,50 @@ class LeanSolver:
         np.divide(1, total, out=scale, where=total > tiny)
         np.less_equal(total, tiny, out=self._flag)
         np.multiply(self._flag, self._uniform, out=total)  # uniform where no weight
-        np.multiply(liar[p], scale, out=out_liar[p])
-        np.add(out_liar[p], total, out=out_liar[p])
+        np.multiply(liar[p], scale, out=out[p])
+        np.add(out[p], total, out=out[p])
         if p == 0:
-            out_liar[0][:, 0] = 0  # the root has no liar call
+            out[0][:, 0] = 0  # the root has no liar call
         for mv in self._moves:
             if mv.actor == p:
                 c, r = mv.children, mv.parents
-                np.multiply(bid[o][c], scale[r], out=out_bid[o][c])
-                out_bid[o][c] += total[r]
+                np.multiply(bid[o][c], scale[r], out=out[o][c])
+                out[o][c] += total[r]
 
     def average_strategy(self) -> tuple[Pair, Pair]:
-        """(liar, bid) pairs of the average strategy."""
+        """(liar, bid) pairs of the average strategy, in new arrays."""
         liar, bid = self._pair(), self._pair()
         for p in (0, 1):
-            self._match(p, self.avg_liar, self.avg_bid, liar, bid)
+            self._match(p, self.avg_liar, self.avg_bid, self._strategy, self._term)
+            np.copyto(liar[p], self._strategy[p])
+            np.copyto(bid[1 - p], self._strategy[1 - p])
         return liar, bid
 
-    def _forward(self, p: int, sigma_bid: Pair, reach: Pair) -> None:
+    def _forward(self, p: int, strategy: Pair, reach: Pair) -> None:
         """Player p's own reach at every node, the deal of their hand included."""
         reach[0][:, 0] = self.g.deal
         for mv in self._moves:
             src, dst = reach[mv.actor][mv.parents], reach[1 - mv.actor][mv.children]
             if mv.actor == p:
-                np.multiply(src, sigma_bid[1 - mv.actor][mv.children], out=dst)
+                np.multiply(src, strategy[1 - mv.actor][mv.children], out=dst)
             else:
                 dst[...] = src
 
     # --- values ----------------------------------------------------------------------
 
-    def _terminals(self, p: int, sigma_liar: Pair, opp_reach: Pair, out: Pair) -> None:
-        """Counterfactual value of p at the liar terminal under every row.
+    def _terminals(self, p: int, liar: Pair, bid: Pair) -> Pair:
+        """Counterfactual value of p at the liar terminal under every row, against the
+        opponent's strategy from (`liar`, `bid`), into _term. Spends _strategy and
+        _reach.
 
         With weight w on the opponent's hands, p holding a hand with c counting dice
         wins (bidder) or loses (caller) 2 * (weight of opponent hands with at least
         q - c counting dice) - (all the weight): a sum per count instead of a product
         with a hands x hands matrix."""
-        o = 1 - p
-        np.multiply(opp_reach[o], sigma_liar[o], out=self._x[o])
-        weight = (opp_reach[0], self._x[1]) if p == 0 else (self._x[0], opp_reach[1])
+        o, out, weight = 1 - p, self._term, self._reach
+        self._match(o, liar, bid, self._strategy, out)
+        self._forward(o, self._strategy, weight)
+        np.multiply(weight[o], self._strategy[o], out=weight[o])  # the opponent's liar calls
         dice, sums = self._dice, self._sums
         for a in (0, 1):
             # The bidder is 1 - a; p's payoff is +1 when the bid holds and p made it.
@@ -291,30 +294,29 @@ class LeanSolver:
                     row -= sign * total
                     out[a][hands[1:], cols] = row
         out[0][:, 0] = 0
+        return out
 
-    def _values(self, p: int, sigma_liar: Pair, sigma_bid: Pair, opp_reach: Pair) -> Pair:
-        """Counterfactual values of p at every node (the terminals' stay in _term[p]).
-        The opponent's values are written over _term[o]."""
+    def _values(self, p: int, term: Pair, strategy: Pair) -> Pair:
+        """Counterfactual values of p at every node under p's `strategy`, from the
+        terminal values `term`. The values at p's nodes are written over strategy[p],
+        at the opponent's over term[1 - p]; strategy[1 - p] is spent."""
         o = 1 - p
-        term = self._term
-        self._terminals(p, sigma_liar, opp_reach, term)
-        value = (self._value, term[o]) if p == 0 else (term[o], self._value)
-        np.multiply(sigma_liar[p], term[p], out=value[p])
-        x = self._x[o]
+        value = (strategy[0], term[1]) if p == 0 else (term[0], strategy[1])
+        np.multiply(value[p], term[p], out=value[p])
+        x = strategy[o]
         for mv in reversed(self._moves):
             c, r, child = mv.children, mv.parents, 1 - mv.actor
             if mv.actor == p:
-                np.multiply(sigma_bid[child][c], value[child][c], out=x[c])
+                x[c] *= value[child][c]
                 value[p][r] += x[c]
             else:
                 value[o][r] += value[child][c]
         return value
 
-    def _best_values(self, p: int, sigma_liar: Pair, opp_reach: Pair) -> Array:
-        """p's best-response counterfactual values at the root, per hand."""
+    def _best_values(self, p: int, value: Pair) -> Array:
+        """p's best-response counterfactual values at the root, per hand, from the
+        terminal values (`value`, spent)."""
         o = 1 - p
-        value = self._term  # free between updates
-        self._terminals(p, sigma_liar, opp_reach, value)
         if p == 0:
             value[0][:, 0] = -np.inf  # the root has no liar call to fall back on
         for mv in reversed(self._moves):
@@ -330,40 +332,37 @@ class LeanSolver:
 
     def iterate(self, count: int = 1) -> None:
         floor = self.variant.beta is None
+        liar, bid = self.regret_liar, self.regret_bid
         for _ in range(count):
             self._discount()
             self.iterations += 1
             t = self.dtype.type(float(self.iterations) ** self.variant.gamma)
             for p in (0, 1):
                 o = 1 - p
-                own = self.reach[p]
-                value = self._values(p, self.sigma_liar, self.sigma_bid, self.reach[o])
-                term, x = self._term[p], self._x[p]
+                term = self._terminals(p, liar, bid)
+                own, strategy = self._reach, self._strategy
+                self._match(p, liar, bid, strategy, own)
+                self._forward(p, strategy, own)
                 mine = rows(1 if p == 0 else 0, None)  # p's liar rows
                 into = rows(1 if o == 0 else 0, None)  # rows p bids into
                 # Average strategy, weighted by t^gamma: p's reach along each own edge.
-                np.multiply(own[p], self.sigma_liar[p], out=x)
-                x *= t
-                self.avg_liar[p][mine] += x[mine]
-                np.multiply(own[o], t, out=x)
-                self.avg_bid[o][into] += x[into]
+                np.multiply(own[p], strategy[p], out=own[p])
+                np.multiply(own[p], t, out=own[p])
+                self.avg_liar[p][mine] += own[p][mine]
+                np.multiply(own[o], t, out=own[o])
+                self.avg_bid[o][into] += own[o][into]
+                value = self._values(p, term, strategy)
                 # Regrets: the liar call against the node, each bid against its parent.
-                term -= value[p]
-                self.regret_liar[p][mine] += term[mine]
+                np.subtract(term[p], value[p], out=term[p])
+                liar[p][mine] += term[p][mine]
+                x = own[o]
                 for mv in self._moves:
                     if mv.actor == p:
                         np.subtract(value[o][mv.children], value[p][mv.parents], out=x[mv.children])
-                self.regret_bid[o][into] += x[into]
+                bid[o][into] += x[into]
                 if floor:
-                    np.maximum(self.regret_liar[p], 0, out=self.regret_liar[p])
-                    np.maximum(self.regret_bid[o], 0, out=self.regret_bid[o])
-                liar, bid = self.regret_liar, self.regret_bid
-                if self._positive is not None:
-                    liar, bid = self._positive
-                    np.maximum(self.regret_liar[p], 0, out=liar[p])
-                    np.maximum(self.regret_bid[o], 0, out=bid[o])
-                self._match(p, liar, bid, self.sigma_liar, self.sigma_bid)
-                self._forward(p, self.sigma_bid, own)
+                    np.maximum(liar[p], 0, out=liar[p])
+                    np.maximum(bid[o], 0, out=bid[o])
 
     def _discount(self) -> None:
         """DCFR's discount of the regrets cumulated up to the last iteration. Both
@@ -383,23 +382,63 @@ class LeanSolver:
                 b = self.dtype.type(t**v.beta / (t**v.beta + 1))
                 np.multiply(regret, b, out=regret, where=regret < 0)
 
+    # --- keeping a long run -------------------------------------------------------
+
+    def _state(self) -> dict[str, Array]:
+        return {
+            f"{name}{a}": pair[a]
+            for name, pair in (
+                ("regret_liar", self.regret_liar),
+                ("regret_bid", self.regret_bid),
+                ("avg_liar", self.avg_liar),
+                ("avg_bid", self.avg_bid),
+            )
+            for a in (0, 1)
+        }
+
+    def _identity(self) -> dict[str, str | int]:
+        return {
+            "game": self.g.spec.describe(),
+            "variant": self.variant.name,
+            "dtype": self.dtype.name,
+            "rows": self.g.rows,
+            "hands": len(self.g.hands),
+        }
+
+    def save(self, directory: Path) -> None:
+        """Write the state (regrets, averages, iteration count) under `directory`, so
+        that a run cut short by its time limit can go on later (`load`)."""
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, array in self._state().items():
+            np.save(directory / f"{name}.npy", array)
+        meta = {**self._identity(), "iterations": self.iterations}
+        (directory / "state.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+    def load(self, directory: Path) -> None:
+        """Take over the state `save` wrote for the same game, variant and dtype (a
+        ValueError otherwise), read from memory-mapped files into the solver's arrays."""
+        meta = json.loads((directory / "state.json").read_text())
+        mine = self._identity()
+        if {k: meta.get(k) for k in mine} != mine:
+            raise ValueError(f"{directory} holds {meta}, not {mine}")
+        for name, array in self._state().items():
+            np.copyto(array, np.load(directory / f"{name}.npy", mmap_mode="r"))
+        self.iterations = int(meta["iterations"])
+
     def exploitability(self) -> tuple[float, float, float]:
         """(exploitability, NashConv, value for player 0) of the average strategy.
 
-        Measured in three pairs of arrays made at the first call and kept (fresh ones
-        each time cost more than the measuring: the kernel zeroes every page)."""
-        if self._measure is None:
-            self._measure = (self._pair(), self._pair(), self._pair())
-        liar, bid, reach = self._measure
+        Measured in the work arrays, so it costs no memory; the opponent's terminal
+        values are recomputed for each of the three passes (two best responses and
+        the average against itself)."""
+        liar, bid, deal = self.avg_liar, self.avg_bid, self.g.deal
+        br = [0.0, 0.0]
         for p in (0, 1):
-            self._match(p, self.avg_liar, self.avg_bid, liar, bid)
-        deal, br = self.g.deal, [0.0, 0.0]
-        self._forward(1, bid, reach)
-        br[0] = float(np.dot(deal, self._best_values(0, liar, reach)))
-        value0 = self._values(0, liar, bid, reach)[0][:, 0]
+            br[p] = float(np.dot(deal, self._best_values(p, self._terminals(p, liar, bid))))
+        term = self._terminals(0, liar, bid)
+        self._match(0, liar, bid, self._strategy, self._reach)
+        value0 = self._values(0, term, self._strategy)[0][:, 0]
         v = float(np.dot(deal, value0.astype(np.float64)))
-        self._forward(0, bid, reach)
-        br[1] = float(np.dot(deal, self._best_values(1, liar, reach)))
         nash_conv = br[0] + br[1]
         return nash_conv / 2, nash_conv, v
 
@@ -420,24 +459,45 @@ def solve_to(
     max_seconds: float,
     growth: float = 1.25,
     on_checkpoint: Callable[[LeanCheckpoint], None] | None = None,
+    *,
+    first: int = 8,
+    wall_seconds: float | None = None,
+    on_iteration: Callable[[int, float, float], None] | None = None,
 ) -> list[LeanCheckpoint]:
     """Iterate until the exploitability is at most `target` or `max_seconds` of solver
-    time are spent, measuring exactly at iteration counts growing by `growth`."""
+    time are spent, measuring exactly at iteration counts from `first` growing by
+    `growth`.
+
+    With `wall_seconds`, also stop early enough that a last measurement ends by then
+    (it is expected to take as long as the one before, or four iterations), so a run
+    with a time limit always ends with the exploitability it reached.
+    `on_iteration(iterations, wall, cpu)` hears of every iteration's seconds."""
     history: list[LeanCheckpoint] = []
+    begin = time.perf_counter()
     spent = cpu = measuring = 0.0
-    stop = max(solver.iterations + 1, 8)
+    stop = max(solver.iterations + 1, first)
+    last_measure: float | None = None
     while True:
-        t0, c0 = time.perf_counter(), time.process_time()
-        solver.iterate(stop - solver.iterations)
-        spent += time.perf_counter() - t0
-        cpu += time.process_time() - c0
+        out_of_time = False
+        while solver.iterations < stop and not out_of_time:
+            t0, c0 = time.perf_counter(), time.process_time()
+            solver.iterate()
+            wall, used = time.perf_counter() - t0, time.process_time() - c0
+            spent += wall
+            cpu += used
+            if on_iteration is not None:
+                on_iteration(solver.iterations, wall, used)
+            if wall_seconds is not None:
+                ahead = last_measure if last_measure is not None else 4 * wall
+                out_of_time = time.perf_counter() - begin + wall + ahead >= wall_seconds
         t1 = time.perf_counter()
         expl, _, value = solver.exploitability()
-        measuring += time.perf_counter() - t1
+        last_measure = time.perf_counter() - t1
+        measuring += last_measure
         cp = LeanCheckpoint(solver.iterations, spent, cpu, expl, value, measuring)
         history.append(cp)
         if on_checkpoint is not None:
             on_checkpoint(cp)
-        if expl <= target or spent >= max_seconds:
+        if expl <= target or spent >= max_seconds or out_of_time:
             return history
         stop = max(stop + 1, int(stop * growth))
