@@ -198,9 +198,7 @@ class Table:
             events = tuple(e for entry in self.log[start:] for e in entry.events)
         return Accepted(self.state.state_id, events)
 
-    def _record(
-        self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]
-    ) -> None:
+    def _record(self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]) -> None:
         if state.state_id != self.state.state_id:
             self.deadline = None  # a new turn; its clock starts in _advance
         self.state = state
