@@ -152,6 +152,14 @@ class Player:
     def finished(self) -> bool:
         return self.page.locator("#result h2").count() > 0
 
+    def play_to_end(self, rng: random.Random, tries: int) -> None:
+        """Play random offered moves (the bots play theirs) until the result shows."""
+        for _ in range(tries):
+            if self.finished():
+                return
+            if not self.move(rng):
+                self.page.wait_for_timeout(100)
+
 
 def shot(page: Any, name: str) -> None:
     if SHOTS:
@@ -347,11 +355,7 @@ def test_a_russian_browser_shows_russian_descriptions_and_reviews(
     abouts = [text.strip() for text in page.locator(".seats-form .about").all_inner_texts()]
     assert ru["bot.mia.honest"] in abouts
     create_table(ivan, server, "mia", ["", "honest"], lives=1)
-    for _ in range(300):
-        if ivan.finished():
-            break
-        if not ivan.move(rng):
-            page.wait_for_timeout(100)
+    ivan.play_to_end(rng, 300)
     page.wait_for_selector("#result h2", timeout=10_000)
     page.click("#replay-link")
     page.wait_for_selector("#models h2")
@@ -382,11 +386,7 @@ def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(
     own = [f for f in eve.messages if f["type"] == "table"][-1]["fair"]["seed"]
     assert own and len(own) == 32 and own in page.locator("#fair").inner_text()
     shot(page, "fair-table-desktop")
-    for _ in range(600):
-        if eve.finished():
-            break
-        if not eve.move(rng):
-            page.wait_for_timeout(100)
+    eve.play_to_end(rng, 600)
     page.wait_for_selector("#fair-verdict.good", timeout=20_000)
     shot(page, "fair-verified-desktop")
     export = json.loads(urllib.request.urlopen(f"{server}/api/tables/{table}/fair").read())
