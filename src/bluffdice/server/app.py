@@ -21,11 +21,12 @@ from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bluffdice.bots import available_bots
@@ -48,15 +49,26 @@ class MsgspecResponse(Response):
         return msgspec.json.encode(content)
 
 
-class AsgiEndpoint:
-    """A coroutine function of (scope, receive, send) as a route's endpoint: Starlette
-    routes to an object like this as to any ASGI application."""
+class TableSockets:
+    """Starlette middleware that takes `/ws/{id}` websockets straight to the table's
+    endpoint, past the router and the exception middleware: on every frame of every
+    connection those would add a wrapper around `send` that checks the message for an
+    HTTP response that a websocket never sends."""
 
-    def __init__(self, handler: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
-        self.handler = handler
+    def __init__(
+        self, app: ASGIApp, endpoint: Callable[[Scope, Receive, Send], Awaitable[None]]
+    ) -> None:
+        self.app = app
+        self.endpoint = endpoint
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.handler(scope, receive, send)
+        if scope["type"] == "websocket":
+            table_id = scope["path"].removeprefix("/ws/")
+            if table_id != scope["path"] and table_id and "/" not in table_id:
+                scope["path_params"] = {"id": table_id}
+                await self.endpoint(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def error(problem: BluffdiceError, status: int = 400) -> JSONResponse:
@@ -220,7 +232,7 @@ def create_app(
             return
         connection = Connection(live.seat_of(token), hall=hall)
         live.connect(connection)
-        reader = asyncio.create_task(_read(websocket, live, connection))
+        reader = asyncio.create_task(_read(receive, live, connection))
         writer = asyncio.create_task(_write(websocket, send, connection))
         try:
             await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
@@ -234,9 +246,11 @@ def create_app(
             with contextlib.suppress(Exception):
                 await websocket.close(code=1000)
 
-    async def _read(websocket: WebSocket, live: LiveTable, connection: Connection) -> None:
+    async def _read(receive: Receive, live: LiveTable, connection: Connection) -> None:
+        # uvicorn's `receive` itself: Starlette's `WebSocket.receive` would check the
+        # connection's state on every frame
         while not connection.dropped:
-            received = await websocket.receive()
+            received = await receive()
             if received["type"] == "websocket.disconnect":
                 return
             data: str | bytes = received.get("text") or received.get("bytes") or b""
@@ -261,7 +275,6 @@ def create_app(
         Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
         Route("/api/replays/{id}/review", api_review),
-        WebSocketRoute("/ws/{id}", AsgiEndpoint(table_socket)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if scoreboard is not None:
@@ -269,7 +282,11 @@ def create_app(
 
         routes[:0] = board.routes(scoreboard)
         lifespan = board.with_contest(lifespan, scoreboard)  # type: ignore[assignment]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(TableSockets, endpoint=table_socket)],
+    )
     app.state.hall = hall
     return app
 
