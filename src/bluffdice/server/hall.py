@@ -189,6 +189,9 @@ class Connection:
         self._allowance = BURST
         self._last = time.monotonic()
         self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The writer's loop, asked for once: on Python 3.11 every `get_running_loop`
+        is a `getpid` system call, and a writer waits once per frame."""
 
     def send(self, data: bytes) -> None:
         """Add one encoded message to this turn's frame."""
@@ -239,7 +242,9 @@ class Connection:
         """The next frame to send (None: close); waits only when the queue is empty,
         so a writer drains a burst without a task switch per frame."""
         while not self.queue:
-            self._waiter = asyncio.get_running_loop().create_future()
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
             await self._waiter
         return self.queue.popleft()
 
@@ -511,12 +516,12 @@ class LiveTable:
             connection.send(turn)
             if connection.seat == pending.seat:
                 connection.send(prompt_data)
-        loop = asyncio.get_running_loop()
         if pending.deadline is not None:
             left = table.time_left() or 0.0
-            self._timer = loop.call_later(left + 0.01, self._on_clock)
+            self._timer = asyncio.get_running_loop().call_later(left + 0.01, self._on_clock)
         if pending.seat in self.bots:
-            self._bot_timer = loop.call_later(self.hall.bot_delay, self._on_bot)
+            delay = self.hall.bot_delay
+            self._bot_timer = asyncio.get_running_loop().call_later(delay, self._on_bot)
 
     def _cancel_timers(self) -> None:
         for timer in (self._timer, self._bot_timer):
