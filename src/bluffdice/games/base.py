@@ -40,8 +40,12 @@ class IllegalAction(BluffdiceError):
         self.reason = reason
 
 
-class Event(msgspec.Struct, frozen=True, tag=True):
-    """Something that happened, as every player may see it."""
+class Event(msgspec.Struct, frozen=True, tag=True, gc=False):
+    """Something that happened, as every player may see it.
+
+    Untracked by the garbage collector (`gc=False`, inherited by every event): an event
+    holds plain values, never part of a reference cycle, and a table keeps every event
+    of its game, which the collector would otherwise walk again and again."""
 
 
 class PrivateEvent(Event, frozen=True, tag=True):

@@ -18,7 +18,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-from bluffdice.games.base import CHANCE, Event, GameState, IllegalAction, Outcome, visible_to
+import msgspec
+
+from bluffdice.games.base import (
+    CHANCE,
+    Event,
+    GameState,
+    IllegalAction,
+    Outcome,
+    PrivateEvent,
+    visible_to,
+)
 from bluffdice.games.record import Record
 from bluffdice.games.registry import GameSpec, game_of, parse_rules, rules_string
 from bluffdice.table.dice import DiceSource, system
@@ -28,8 +38,13 @@ TABLE: Final = -3
 """`Entry.actor` of a move the table made for a seat whose time ran out."""
 
 
-class Entry(NamedTuple):
-    """One applied step: what was done, by whom, what it caused, and the state after."""
+class Entry(msgspec.Struct, frozen=True, gc=False):
+    """One applied step: what was done, by whom, what it caused, and the state after.
+
+    Untracked by the garbage collector (`gc=False`): a table keeps every entry of its
+    game, and an entry refers to no entry, so the collector would only walk a busy
+    server's growing logs again and again (on the web server, a pause of a tenth of a
+    second every few seconds at 500 tables)."""
 
     actor: int
     """The seat that moved, CHANCE for dice, TABLE for a default move after a timeout."""
@@ -37,6 +52,9 @@ class Entry(NamedTuple):
     text: str
     events: tuple[Event, ...]
     state: GameState
+    private: bool = True
+    """Whether an event is private (updates filter them per recipient); the table says
+    False for steps whose events every seat may see, so their updates skip the filter."""
 
 
 class Pending(NamedTuple):
@@ -204,7 +222,8 @@ class Table:
         self.state = state
         self._turn = state.current_player
         self._pending = None
-        entry = Entry(actor, action, str(action), events, state)
+        private = any(isinstance(e, PrivateEvent) for e in events)
+        entry = Entry(actor, action, str(action), events, state, private)
         self.log.append(entry)
         for listener in self.listeners:
             listener(entry)
@@ -240,7 +259,9 @@ class Table:
                 view=entry.state.view(recipient),
                 chance=entry.action if entry.actor == CHANCE else None,
             )
-        events = tuple(e for e in entry.events if visible_to(e, recipient))
+        events = entry.events
+        if entry.private:
+            events = tuple(e for e in events if visible_to(e, recipient))
         if not events:
             return None
         return Update(

@@ -22,7 +22,7 @@ from bluffdice.games.base import RoundStarted as RoundStarted
 from bluffdice.games.mia.values import parse_value, value_of
 
 
-class Action(msgspec.Struct, frozen=True, tag=True):
+class Action(msgspec.Struct, frozen=True, tag=True, gc=False):
     """Base of player actions."""
 
     word: ClassVar[str] = ""
@@ -88,7 +88,7 @@ class Cheers(Action, frozen=True, tag="mia.cheers"):
 MiaAction = Roll | Look | Announce | Pass | Challenge | GiveUp | BeatMia | Cheers
 
 
-class Dice(msgspec.Struct, frozen=True, tag="mia.dice"):
+class Dice(msgspec.Struct, frozen=True, tag="mia.dice", gc=False):
     """Chance outcome: the dice of a roll, as a value (53 is a 5 and a 3)."""
 
     value: int
@@ -97,7 +97,7 @@ class Dice(msgspec.Struct, frozen=True, tag="mia.dice"):
         return f"dice {self.value}"
 
 
-class FirstPlayer(msgspec.Struct, frozen=True, tag="mia.first"):
+class FirstPlayer(msgspec.Struct, frozen=True, tag="mia.first", gc=False):
     """Chance outcome: the seat that starts the game."""
 
     player: int

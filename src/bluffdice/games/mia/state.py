@@ -96,7 +96,7 @@ _MIA_REASONS = frozenset(
 )
 
 
-class Call(msgspec.Struct, frozen=True):
+class Call(msgspec.Struct, frozen=True, gc=False):
     """One announcement of the current round: `kind` is "announce" (after a roll) or "pass"."""
 
     player: int
@@ -104,7 +104,7 @@ class Call(msgspec.Struct, frozen=True):
     value: int
 
 
-class RoundSummary(msgspec.Struct, frozen=True):
+class RoundSummary(msgspec.Struct, frozen=True, gc=False):
     """How the previous round ended, as everyone saw it."""
 
     round: int
@@ -113,7 +113,7 @@ class RoundSummary(msgspec.Struct, frozen=True):
     penalties: tuple[Penalty, ...]
 
 
-class MiaView(msgspec.Struct, frozen=True, tag="mia.view"):
+class MiaView(msgspec.Struct, frozen=True, tag="mia.view", gc=False):
     """What one player (or a spectator, `player` None) may know: never others' dice."""
 
     rules: str
@@ -138,8 +138,13 @@ class MiaView(msgspec.Struct, frozen=True, tag="mia.view"):
     game: str = "mia"
 
 
-class MiaState(TableState, frozen=True):
-    """The whole truth of a Mia game, dice included. Only drivers hold it; players get views."""
+class MiaState(TableState, frozen=True, gc=False):
+    """The whole truth of a Mia game, dice included. Only drivers hold it; players get views.
+
+    Untracked by the garbage collector (`gc=False`, as its calls, summaries, views and
+    actions): a state holds values and no state, so it is never part of a reference
+    cycle, and a server keeps every state of every running game in the tables' logs.
+    """
 
     lost: tuple[int, ...] = ()
     drinks: tuple[int, ...] = ()
