@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bluffdice.cli.app import app, err, fail, out, plot_target, rules_option, write_plot
+from bluffdice.cli.app import (
+    app,
+    err,
+    fail,
+    out,
+    plot_target,
+    rules_option,
+    workers_option,
+    write_plot,
+)
 from bluffdice.errors import BluffdiceError
 
 if TYPE_CHECKING:  # numpy and the simulator load when the command runs
     from rich.table import Table
+
+AUTO_WORKERS_FROM = 1_000_000
+"""Below this many games (all pairs together) one process is about as fast as a pool,
+which starts processes and builds every table in each of them."""
 
 SIMULATE_HELP = (
     "Play every pair of bots against each other, many games, fast.\n\n"
@@ -43,6 +57,13 @@ def simulate(
     seed: Annotated[
         int | None,
         typer.Option(help="Seed for dice and bots; default: a fresh one (shown)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Local worker processes; default: the CPU count from {AUTO_WORKERS_FROM:,} "
+            "games on (all pairs together), else 1. Results do not depend on it."
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as JSON, nothing else.")
@@ -77,18 +98,18 @@ def simulate(
             "these rules are played by the engine",
             highlight=False,
         )
+    workers = workers_option(workers)
     plot = plot_target(plot)
     the_seed = seed if seed is not None else secrets.randbits(32)
 
     started = time.perf_counter()
     pairs = len(names) * (len(names) - 1) // 2
     try:
-        report = _with_progress(parsed, names, games, the_seed, pairs * games, as_json)
+        report = _with_progress(parsed, names, games, the_seed, _workers(workers, pairs * games))
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
     seconds = time.perf_counter() - started
     data = report.to_json()
-    data["seconds"] = round(seconds, 3)
     if plot is not None:
         write_plot(_figure(report), plot)
     if as_json:
@@ -109,9 +130,14 @@ def simulate(
     )
 
 
-def _with_progress(
-    rules: Any, names: list[str], games: int, seed: int, total: int, quiet: bool
-) -> Any:
+def _workers(workers: int | None, total: int) -> int:
+    """--workers, else the CPU count for runs long enough to pay for starting a pool."""
+    if workers is not None:
+        return workers
+    return (os.cpu_count() or 1) if total >= AUTO_WORKERS_FROM else 1
+
+
+def _with_progress(rules: Any, names: list[str], games: int, seed: int, workers: int) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from bluffdice.sim.match import run_matches
@@ -125,8 +151,9 @@ def _with_progress(
         transient=True,
         disable=not err.is_terminal,
     ) as bar:
-        task = bar.add_task("games", total=total)
-        return run_matches(rules, names, games, seed, lambda k: bar.advance(task, k))
+        pairs = len(names) * (len(names) - 1) // 2
+        task = bar.add_task("games", total=pairs * games)
+        return run_matches(rules, names, games, seed, lambda k: bar.advance(task, k), workers)
 
 
 def _standings_table(report: Any) -> Table:
