@@ -25,9 +25,13 @@ from bluffdice.errors import BluffdiceError
 if TYPE_CHECKING:  # numpy and the simulator load when the command runs
     from rich.table import Table
 
-AUTO_WORKERS_FROM = 1_000_000
-"""Below this many games (all pairs together) one process is about as fast as a pool,
-which starts processes and builds every table in each of them."""
+AUTO_WORKERS_FROM = 2_000_000
+"""Below this many simulator games (all pairs together; a game the engine plays counts
+as ENGINE_WEIGHT) one process is about as fast as a pool, which takes a second or so to
+start its processes and build every table in each of them."""
+
+ENGINE_WEIGHT = 1000
+"""The engine plays a game about a thousand times slower than the simulator."""
 
 SIMULATE_HELP = (
     "Play every pair of bots against each other, many games, fast.\n\n"
@@ -61,8 +65,9 @@ def simulate(
     workers: Annotated[
         int | None,
         typer.Option(
-            help=f"Local worker processes; default: the CPU count from {AUTO_WORKERS_FROM:,} "
-            "games on (all pairs together), else 1. Results do not depend on it."
+            help="Local worker processes; default: the CPU count for long runs (from "
+            f"{AUTO_WORKERS_FROM:,} simulator or {AUTO_WORKERS_FROM // ENGINE_WEIGHT:,} "
+            "engine games, all pairs together), else 1. Results do not depend on it."
         ),
     ] = None,
     as_json: Annotated[
@@ -98,6 +103,8 @@ def simulate(
             "these rules are played by the engine",
             highlight=False,
         )
+    if seed is not None and seed < 0:
+        raise fail(f"--seed must be 0 or more, not {seed}")
     workers = workers_option(workers)
     plot = plot_target(plot)
     the_seed = seed if seed is not None else secrets.randbits(32)
@@ -105,7 +112,8 @@ def simulate(
     started = time.perf_counter()
     pairs = len(names) * (len(names) - 1) // 2
     try:
-        report = _with_progress(parsed, names, games, the_seed, _workers(workers, pairs * games))
+        count = _workers(workers, game, parsed, names, games)
+        report = _with_progress(parsed, names, games, the_seed, count)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
     seconds = time.perf_counter() - started
@@ -124,17 +132,26 @@ def simulate(
         err.print(f"engine: {bot} ({why})", highlight=False)
     total = pairs * games
     err.print(
-        f"{total} games in {seconds:.1f} s; seed {the_seed}"
+        f"{total} games in {seconds:.1f} s; seed {the_seed}; "
+        f"{count} worker{'s' if count > 1 else ''}"
         + (f"; plot: {plot}" if plot is not None else ""),
         highlight=False,
     )
 
 
-def _workers(workers: int | None, total: int) -> int:
+def _workers(workers: int | None, game: str, rules: Any, names: list[str], games: int) -> int:
     """--workers, else the CPU count for runs long enough to pay for starting a pool."""
+    from bluffdice.sim.match import why_not_tabular
+
     if workers is not None:
         return workers
-    return (os.cpu_count() or 1) if total >= AUTO_WORKERS_FROM else 1
+    slow = {b for b in names if why_not_tabular(game, b, rules) is not None}
+    work = sum(
+        games * (ENGINE_WEIGHT if a in slow or b in slow else 1)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    )
+    return (os.cpu_count() or 1) if work >= AUTO_WORKERS_FROM else 1
 
 
 def _with_progress(rules: Any, names: list[str], games: int, seed: int, workers: int) -> Any:
