@@ -54,6 +54,6 @@ def test_the_plan_does_not_depend_on_workers_and_every_chunk_has_its_own_seed() 
     engine = [c for c in chunks if c.pair == 1]
     assert sum(c.size for c in engine) == report.games_per_pair
     assert all(c.size <= ENGINE_CHUNK for c in engine)
-    keys = [(tuple(c.seed.entropy), c.seed.spawn_key) for c in chunks]  # type: ignore[arg-type]
+    keys = [(tuple(c.seed.entropy), c.seed.spawn_key) for c in chunks]
     assert len(set(keys)) == len(keys)
     assert [c.pair for c in chunks] == sorted(c.pair for c in chunks)

@@ -31,6 +31,13 @@ def alias_tables(
     """
     rows = np.asarray(rows, dtype=np.float64)
     count, k = rows.shape
+    # Tables repeat rows (every situation where a bot does the same thing): build each
+    # distinct row once, the same way, and hand it to all its copies.
+    distinct, copies = np.unique(rows, axis=0, return_inverse=True)
+    if distinct.shape[0] < count:
+        prob_d, alias_d = alias_tables(distinct)
+        back = copies.reshape(-1)
+        return prob_d[back], alias_d[back]
     prob = np.ones((count, k), dtype=np.float32)
     alias = np.tile(np.arange(k, dtype=np.int64), (count, 1))
     totals = rows.sum(axis=1)
