@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
+
 from bluffdice.games.registry import parse_rules
-from bluffdice.sim.match import CHUNK, ENGINE_CHUNK, MatchReport, plan, run_matches
+from bluffdice.sim.match import CHUNK, ENGINE_CHUNK, MatchReport, child_seed, plan, run_matches
 
 
 def report_json(
@@ -57,3 +59,7 @@ def test_the_plan_does_not_depend_on_workers_and_every_chunk_has_its_own_seed() 
     keys = [(tuple(c.seed.entropy), c.seed.spawn_key) for c in chunks]
     assert len(set(keys)) == len(keys)
     assert [c.pair for c in chunks] == sorted(c.pair for c in chunks)
+    # chunk seeds are the children SeedSequence.spawn makes
+    parent = np.random.SeedSequence([5, 0, 1])
+    children = child_seed(parent, 1).spawn(2)
+    assert chunks[2].seed.generate_state(4).tolist() == children[0].generate_state(4).tolist()

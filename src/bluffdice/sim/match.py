@@ -248,31 +248,35 @@ class ChunkResult:
 def plan(report: MatchReport) -> Iterator[Chunk]:
     """The chunks of every pair, pair by pair, made as they are needed. Sizes and seeds
     depend on the pair, the games and the seed only, never on the workers: pair (i, j)'s
-    seed is SeedSequence([seed, i, j]); the simulator's two seatings each spawn one child,
-    which spawns one per chunk; the engine's chunks are the pair seed's own children."""
+    seed is SeedSequence([seed, i, j]); the simulator's two seatings are its children 0
+    and 1, and chunk k of a seating is that seating's child k; engine chunk k is the pair
+    seed's child k (children as `SeedSequence.spawn` makes them)."""
     names, games, game = report.bots, report.games_per_pair, report.game
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     for pair, (i, j) in enumerate(pairs):
         a, b = names[i], names[j]
         pair_seed = np.random.SeedSequence([report.seed, i, j])
-        bot_seed = int(pair_seed.generate_state(1)[0])
         if report.why_not[a] is None and report.why_not[b] is None:
-            seatings = pair_seed.spawn(2)
             for flip, count in enumerate(_halves(games)):
-                seeds = seatings[flip].spawn(-(-count // CHUNK))
-                for k, chunk_seed in enumerate(seeds):
-                    size = min(CHUNK, count - k * CHUNK)
-                    yield Chunk(
-                        game, report.rules, pair, a, b, True, flip, k * CHUNK, size, chunk_seed, 0
-                    )
+                seating = child_seed(pair_seed, flip)
+                for start in range(0, count, CHUNK):
+                    size = min(CHUNK, count - start)
+                    seed = child_seed(seating, start // CHUNK)
+                    yield Chunk(game, report.rules, pair, a, b, True, flip, start, size, seed, 0)
         else:
-            seeds = pair_seed.spawn(-(-games // ENGINE_CHUNK))
-            for k, chunk_seed in enumerate(seeds):
-                start = k * ENGINE_CHUNK
+            bots = int(pair_seed.generate_state(1)[0])
+            for start in range(0, games, ENGINE_CHUNK):
                 size = min(ENGINE_CHUNK, games - start)
-                yield Chunk(
-                    game, report.rules, pair, a, b, False, 0, start, size, chunk_seed, bot_seed
-                )
+                seed = child_seed(pair_seed, start // ENGINE_CHUNK)
+                yield Chunk(game, report.rules, pair, a, b, False, 0, start, size, seed, bots)
+
+
+def child_seed(parent: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
+    """The k-th child `parent.spawn` would make, made alone: a plan of millions of
+    chunks never holds all their seeds at once."""
+    return np.random.SeedSequence(
+        parent.entropy, spawn_key=(*parent.spawn_key, k), pool_size=parent.pool_size
+    )
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
