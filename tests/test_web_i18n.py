@@ -179,6 +179,18 @@ def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
         assert_translated(f"ws.refused.{code}")
 
 
+def test_what_a_bad_rule_string_is_told_has_its_words() -> None:
+    """Every template of a rule-string error (RULE_TEXTS) is the catalogue's English,
+    translated; the catalogue holds no other rule.* key."""
+    from bluffdice.games.rule_texts import RULE_TEXTS
+
+    en = CATALOGUE["en"]
+    for key, text in RULE_TEXTS.items():
+        assert en.get(key) == text, key
+        assert_translated(key)
+    assert {k for k in en if k.startswith("rule.")} == set(RULE_TEXTS)
+
+
 def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
     from bluffdice.protocol.maexchen import REASONS
 

@@ -3,8 +3,9 @@ descriptions and the replay page's review sentences, made by the page's own func
 (static/describe.js, run in node) from what the server sends over HTTP (/api/games, a
 finished game's review, /static/i18n/*.json). In English the page must say exactly what
 the server's English says; in Russian every text must be the Russian catalogue's, with
-nothing left in English and no placeholder left unfilled. The same for a refusal of the
-hall (a full table), through the page's own `api()`."""
+nothing left in English and no placeholder left unfilled. The same for the refusals the
+page shows through its own `api()`: the hall's (a full table) and a bad house-rule string
+typed in the lobby (the rule-string preview and the table's creation)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ globalThis.document = {documentElement: {lang: "en"}};
 const { useCatalogue } = await import("./i18n.js");
 const { botText, gameTitle, moveText, phrase, presetText } = await import("./describe.js");
 const { api } = await import("./dom.js");
-const {catalogue, english, games, reviews, refusal} = JSON.parse(readFileSync(0));
+const {catalogue, english, games, reviews, refusals} = JSON.parse(readFileSync(0));
 useCatalogue(catalogue, english);
-globalThis.fetch = async () => ({ok: false, statusText: "Bad Request", json: async () => refusal});
-let refused = null;
-try { await api("/api/tables/x/join", {}); } catch (e) { refused = e.message; }
+const refused = [];
+for (const refusal of refusals) {
+  globalThis.fetch = async () => ({ok: false, statusText: "Bad", json: async () => refusal});
+  try { await api("/api/tables", {}); } catch (e) { refused.push(e.message); }
+}
 const said = (r, field) => phrase(r.said[field], r[field]);
 console.log(JSON.stringify({
   lobby: games.flatMap((g) => [gameTitle(g.name, g.title),
@@ -55,6 +58,29 @@ GAMES = [
     ("common-hand(lives=1)", [{"kind": "human"}, {"kind": "bot", "bot": "bluffer"}]),
 ]
 
+BAD_RULES = [
+    "mia(lives=x)",
+    "mia(lives=0)",
+    "mia(lives)",
+    "mia(mode)",
+    "mia(livez=3)",
+    "mia(pass=maybe)",
+    "mia(mode=foo)",
+    "mia(lives=2,lives=3)",
+    "mia(relaxed_raise=on,pass=on)",
+    "liars-dice(ones_bids=on,wild=off)",
+    "liars-dice(dice=" + "9" * 30 + ")",
+    "nosuch(lives=3)",
+    "mia(,)",
+    "mia(=3)",
+    "(",
+]
+"""House-rule strings a person may type in the lobby, one per thing the parser refuses."""
+ENGLISH_WORDS = re.compile(
+    r"\b(option|options|must|whole|number|unknown|needs|value|takes|known|names|empty|cannot|"
+    r"given|twice|forbids|without|rule|string|mean|games)\b"
+)
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
@@ -67,8 +93,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             reviews.append(client.get(f"/api/replays/{made['id']}/review").json())
         full = client.post(f"/api/tables/{made['id']}/join", json={"name": "Zed"})
         assert full.status_code == 400
+        refusals = [full.json()]
+        for rules in BAD_RULES:
+            made_badly = client.post("/api/tables", json={"rules": rules, "seats": GAMES[0][1]})
+            previewed = client.get("/api/rules", params={"rules": rules})
+            assert made_badly.status_code == previewed.status_code == 400, rules
+            assert made_badly.json() == previewed.json(), rules
+            refusals.append(made_badly.json())
         yield {
-            "refusal": full.json(),
+            "refusals": refusals,
             "games": client.get("/api/games").json()["games"],
             "reviews": reviews,
             "en": client.get("/static/i18n/en.json").json(),
@@ -119,7 +152,9 @@ def test_an_english_page_says_what_the_server_says(tmp_path: Path, served: dict[
     expected = server_english(served)
     assert shown["lobby"] == expected["lobby"]
     assert shown["review"] == expected["review"]
-    assert shown["refused"] == served["refusal"]["error"] == "this table has no free seat"
+    assert shown["refused"] == [refusal["error"] for refusal in served["refusals"]]
+    assert shown["refused"][0] == "this table has no free seat"
+    assert "mia option lives must be a whole number from 1 to 99; got 'x'" in shown["refused"]
 
 
 def test_a_russian_page_shows_russian_descriptions_and_reviews(
@@ -136,3 +171,18 @@ def test_a_russian_page_shows_russian_descriptions_and_reviews(
     assert (
         "не верю" in shown["moves"] or "поверить" in shown["moves"] or "бросить" in shown["moves"]
     )
+
+
+def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
+    tmp_path: Path, served: dict[str, Any]
+) -> None:
+    shown = page(tmp_path, served, "ru")["refused"]
+    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 1
+    for russian, refusal in zip(shown, served["refusals"], strict=True):
+        assert refusal.get("key"), refusal  # every refusal came with its catalogue key
+        assert russian != refusal["error"]
+        assert re.search("[а-яё]", russian, re.IGNORECASE), russian
+        assert not re.search(r"\{\w+\}|\[object", russian), russian
+        assert not ENGLISH_WORDS.search(russian), russian
+    wrong = "параметр lives игры mia должен быть таким: целое число от 1 до 99; получено 'x'"
+    assert wrong in shown

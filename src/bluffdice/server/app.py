@@ -29,7 +29,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bluffdice.bots import available_bots
-from bluffdice.games.base import BluffdiceError
+from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
 from bluffdice.store.tables import TableStore
@@ -60,10 +60,11 @@ class AsgiEndpoint:
 
 
 def error(problem: BluffdiceError, status: int = 400) -> JSONResponse:
-    """The refusal as JSON: its English text, and for the hall's own refusals the
-    catalogue key and parameters the page shows it with in its own language."""
+    """The refusal as JSON: its English text, and for the hall's own refusals and a bad
+    rule string the catalogue key and parameters the page shows it with in its own
+    language (a parameter may itself be {"key", "params"})."""
     answer: dict[str, Any] = {"error": str(problem)}
-    if isinstance(problem, HallError) and problem.key is not None:
+    if isinstance(problem, HallError | RuleError) and problem.key is not None:
         answer.update(key=problem.key, params=problem.params)
     return JSONResponse(answer, status_code=status)
 

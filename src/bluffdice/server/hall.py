@@ -25,7 +25,7 @@ import msgspec
 
 from bluffdice.bots import available_bots, load_bot
 from bluffdice.bots.base import Bot
-from bluffdice.games.base import BluffdiceError
+from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
@@ -104,7 +104,7 @@ class HallError(BluffdiceError):
     and parameters, so the page can show it in its own language."""
 
     def __init__(
-        self, text: str, key: str | None = None, params: dict[str, str] | None = None
+        self, text: str, key: str | None = None, params: dict[str, Any] | None = None
     ) -> None:
         super().__init__(text)
         self.key = key
@@ -880,6 +880,8 @@ class Hall:
             raise HallError.said("err.tableObject")
         try:
             rules_obj = parse_rules(str(request.get("rules", "")))
+        except RuleError as exc:  # the page words it from its catalogue's rule.* keys
+            raise HallError(str(exc), exc.key, exc.params) from None
         except BluffdiceError as exc:
             raise HallError(str(exc)) from None
         rules = rules_string(rules_obj)
