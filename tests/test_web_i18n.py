@@ -6,6 +6,7 @@ other language."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -189,6 +190,57 @@ def test_what_a_bad_rule_string_is_told_has_its_words() -> None:
         assert en.get(key) == text, key
         assert_translated(key)
     assert {k for k in en if k.startswith("rule.")} == set(RULE_TEXTS)
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUE))
+@pytest.mark.parametrize("name", ["index.html", "scoreboard.html"])
+def test_a_page_without_javascript_is_told_so_in_its_readers_language(name: str, lang: str) -> None:
+    """The server fills every data-t element (the <noscript> line above all: no script
+    will) with the catalogue's text of the reader's language, and says that language."""
+    from bluffdice.server.pages import render
+
+    page = render(name, lang)
+    assert f'<html lang="{lang}">' in page
+    marked = re.findall(r'<(\w+)[^>]*data-t="([\w.]+)"[^>]*>([^<]*)</\1>', page)
+    assert "noscript" in {tag for tag, _, _ in marked}
+    for _, key, text in marked:
+        assert html.unescape(text) == CATALOGUE[lang][key], key
+    if lang != "en":
+        noscript = re.search(r"<noscript[^>]*>([^<]*)</noscript>", page)
+        assert noscript and re.search("[а-яё]", noscript.group(1), re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7", "ru"),
+        ("en-GB,en;q=0.9,ru;q=0.8", "en"),
+        ("de-DE,de;q=0.9,ru;q=0.5", "ru"),
+        ("de, fr;q=0.5", "en"),
+        ("en;q=0.1, ru;q=0.7", "ru"),
+        ("ru;q=0, en", "en"),
+        ("*", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("ru;q=nonsense,en;q=0.2", "en"),
+    ],
+)
+def test_the_pages_language_is_the_readers_best_one_we_have(header: str | None, lang: str) -> None:
+    from bluffdice.server.pages import best_language
+
+    assert best_language(header) == lang
+
+
+def test_the_served_page_speaks_the_accept_language(tmp_path: Path) -> None:
+    from tests.test_server import database, make_client
+
+    with make_client(database(tmp_path)) as client:
+        ru = client.get("/t/abc", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+        en = client.get("/", headers={"Accept-Language": "en-US"})
+    assert ru.status_code == en.status_code == 200
+    assert ru.headers["vary"] == "Accept-Language"
+    assert '<html lang="ru">' in ru.text and CATALOGUE["ru"]["noscript.play"] in ru.text
+    assert '<html lang="en">' in en.text and CATALOGUE["en"]["noscript.play"] in en.text
 
 
 def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
