@@ -243,6 +243,22 @@ def test_the_served_page_speaks_the_accept_language(tmp_path: Path) -> None:
     assert '<html lang="en">' in en.text and CATALOGUE["en"]["noscript.play"] in en.text
 
 
+def test_russian_names_mia_one_way() -> None:
+    """The game and its best roll, 21, are «Мия» wherever the English says Mia (as the
+    Russian source of the rules calls them, declined as Russian declines the name); the
+    Danish game keeps its own name «Мейер» only where the English says Meyer."""
+    mia = re.compile(r"\bМи(?:я|и|ю|ей|е)\b")
+    for key, text in CATALOGUE["ru"].items():
+        english = CATALOGUE["en"][key]
+        assert not re.search("Мэйер|Майер|Меер|Миа", text), key
+        if re.search(r"\bMia\b", english):
+            assert mia.search(text), key
+        if "Мейер" in text:
+            assert "Meyer" in english, key
+    assert CATALOGUE["ru"]["game.mia"] == "Мия"
+    assert CATALOGUE["ru"]["value.mia"] == "21 (Мия)"
+
+
 def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
     from bluffdice.protocol.maexchen import REASONS
 
