@@ -56,6 +56,7 @@ GAMES = [
     ),
     ("liars-dice(dice=2)", [{"kind": "human"}, {"kind": "bot", "bot": "odds"}]),
     ("common-hand(lives=1)", [{"kind": "human"}, {"kind": "bot", "bot": "bluffer"}]),
+    ("mia(lives=3,little_mia=on,pips=on)", [{"kind": "human"}, {"kind": "bot", "bot": "liar"}]),
 ]
 
 BAD_RULES = [
@@ -76,6 +77,13 @@ BAD_RULES = [
     "(",
 ]
 """House-rule strings a person may type in the lobby, one per thing the parser refuses."""
+ENGLISH_HANDS = re.compile(
+    r"\b(Mia|little|pips|Halbmeier|pair|three|four|five|full house|straight|nothing|ones|twos|"
+    r"threes|fours|fives|sixes|nines|tens|jacks|queens|kings|aces|heads-up|round|pass|doubles|"
+    r"beat|give up|look|shown|once|over|and|to)\b"
+)
+"""English a review sentence must not show on a Russian page: the names of Mia values and
+poker-dice hands, a bid's faces, the words of a solved round's title."""
 ENGLISH_WORDS = re.compile(
     r"\b(option|options|must|whole|number|unknown|needs|value|takes|known|names|empty|cannot|"
     r"given|twice|forbids|without|rule|string|mean|games)\b"
@@ -147,6 +155,36 @@ def test_the_reviews_send_their_sentences_as_templates(served: dict[str, Any]) -
     assert "truth" in fields and "note" in fields
 
 
+def said_params(said: Any) -> Iterator[tuple[str, Any]]:
+    """Every (name, value) parameter of a sentence, nested sentences' too."""
+    for name, value in said.get("params", {}).items():
+        yield name, value
+        if isinstance(value, dict) and "key" in value:
+            yield from said_params(value)
+
+
+def test_the_reviews_send_values_and_titles_as_what_they_are(served: dict[str, Any]) -> None:
+    """A Mia value, a bid, a poker hand and a solved round's title reach the page as
+    structured values ({"term": kind, ...}) and templates, never as English words."""
+    kinds: set[str] = set()
+    for review in served["reviews"]:
+        sentences = [s for row in review["ratings"] for s in row["said"].values()]
+        sentences += [m[part] for m in review["models_said"].values() for part in ("name", "about")]
+        for sentence in sentences:
+            for name, value in said_params(sentence):
+                if name in ("value", "previous", "announced", "bid", "claim", "hand"):
+                    assert isinstance(value, dict) and "term" in value, (name, value)
+                    kinds.add(value["term"])
+                if name == "title":
+                    assert isinstance(value, dict) and value["key"].startswith("rv.policy."), value
+                if name == "dice" and isinstance(value, dict):
+                    assert value["term"] == "mia.value"
+                    kinds.add(value["term"])
+                elif name == "dice":
+                    assert re.fullmatch(r"[\dJQKA ]+", value), value
+    assert kinds == {"mia.value", "ld.bid", "ch.hand"}
+
+
 def test_an_english_page_says_what_the_server_says(tmp_path: Path, served: dict[str, Any]) -> None:
     shown = page(tmp_path, served, "en")
     expected = server_english(served)
@@ -168,6 +206,13 @@ def test_a_russian_page_shows_russian_descriptions_and_reviews(
             assert russian != original, original
             assert re.search("[а-яё]", russian, re.IGNORECASE), russian
             assert not re.search(r"\{\w+\}", russian), russian
+    for russian in shown["review"]:
+        assert not ENGLISH_HANDS.search(russian), russian
+    said = " ".join(shown["review"])
+    for name in ("21 (Мия)", "31 (маленькая Мия)", "очков)", "раунд Мии один на один"):
+        assert name in said, name
+    assert re.search(r"против ставки \d+× \d", said), said  # a bid, as Russian writes one
+    assert re.search(r"пара (королей|дам|валетов|десяток|девяток|тузов)", said), said
     assert (
         "не верю" in shown["moves"] or "поверить" in shown["moves"] or "бросить" in shown["moves"]
     )

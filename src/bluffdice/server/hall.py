@@ -984,7 +984,7 @@ class Hall:
         if cached is not None:
             return cached
         from bluffdice.review import review_game
-        from bluffdice.review.words import Phrase
+        from bluffdice.review.words import Phrase, game
 
         table = self._finished_table(table_id)
         ratings: list[dict[str, Any]] = []
@@ -1000,11 +1000,11 @@ class Hall:
                     ratings.append({"seat": seat, **row})
         except (NotImplementedError, BluffdiceError, ValueError) as exc:
             ratings, models, models_said = [], {}, {}
-            game = table.spec.title
+            title = game(table.spec)  # the page says the game's name in its language
             reason = (
-                Phrase("rv.none.why", game=game, reason=exc)
+                Phrase("rv.none.why", game=title, reason=exc)
                 if str(exc)
-                else Phrase("rv.none", game=game)
+                else Phrase("rv.none", game=title)
             )
         ratings.sort(key=lambda row: row["step"])
         answer = {
