@@ -108,6 +108,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             assert made_badly.status_code == previewed.status_code == 400, rules
             assert made_badly.json() == previewed.json(), rules
             refusals.append(made_badly.json())
+        crowded = client.post("/api/tables", json={"rules": "common-hand", "seats": GAMES[0][1]})
+        assert crowded.status_code == 400
+        refusals.append(crowded.json())
         yield {
             "refusals": refusals,
             "games": client.get("/api/games").json()["games"],
@@ -209,10 +212,20 @@ def test_a_russian_page_shows_russian_descriptions_and_reviews(
     for russian in shown["review"]:
         assert not ENGLISH_HANDS.search(russian), russian
     said = " ".join(shown["review"])
-    for name in ("21 (Мия)", "31 (маленькая Мия)", "очков)", "раунд Мии один на один"):
-        assert name in said, name
+    assert "раунд Мии один на один" in said  # the solved round's title
     assert re.search(r"против ставки \d+× \d", said), said  # a bid, as Russian writes one
-    assert re.search(r"пара (королей|дам|валетов|десяток|девяток|тузов)", said), said
+    named = {
+        term["named"]
+        for review in served["reviews"]
+        for row in review["ratings"]
+        for sentence in row["said"].values()
+        for _, term in said_params(sentence)
+        if isinstance(term, dict) and term.get("term") == "mia.value"
+    }
+    assert "pips" in named  # (the bots' dice vary: which other names come up does too)
+    words = {"mia": "21 (Мия)", "littleMia": "31 (маленькая Мия)", "pips": " очков)"}
+    for name in named - {None}:
+        assert words[name] in said, name
     assert (
         "не верю" in shown["moves"] or "поверить" in shown["moves"] or "бросить" in shown["moves"]
     )
@@ -222,7 +235,7 @@ def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
     tmp_path: Path, served: dict[str, Any]
 ) -> None:
     shown = page(tmp_path, served, "ru")["refused"]
-    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 1
+    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 2
     for russian, refusal in zip(shown, served["refusals"], strict=True):
         assert refusal.get("key"), refusal  # every refusal came with its catalogue key
         assert russian != refusal["error"]
@@ -231,3 +244,4 @@ def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
         assert not ENGLISH_WORDS.search(russian), russian
     wrong = "параметр lives игры mia должен быть таким: целое число от 1 до 99; получено 'x'"
     assert wrong in shown
+    assert shown[-1] == "в игру «Общая рука (покерные кости)» играют от 2 до 2 игроков"

@@ -891,9 +891,11 @@ class Hall:
         if not isinstance(seats_in, list):
             raise HallError.said("err.noSeats")
         if not spec.min_players <= len(seats_in) <= spec.max_players:
-            raise HallError.said(
+            refusal = HallError.said(
                 "err.players", game=spec.title, low=spec.min_players, high=spec.max_players
             )
+            refusal.params["game"] = {"key": f"game.{spec.name}", "params": {}}  # its title
+            raise refusal
         bots = available_bots(game)
         seats: list[SeatSpec] = []
         for item in seats_in:
