@@ -117,7 +117,6 @@ def allowed_words(info: OptionInfo, default: Any) -> Words | str:
 
 def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
     where = {"game": game, "option": info.key}
-    allowed = allowed_words(info, default)
     if isinstance(default, bool):
         if raw is None:
             return True
@@ -128,15 +127,17 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
             return False
         raise RuleError.said("rule.onOff", **where, value=clip(raw))
     if raw is None:
-        raise RuleError.said("rule.needsValue", **where, allowed=allowed)
+        raise RuleError.said("rule.needsValue", **where, allowed=allowed_words(info, default))
     raw = raw.strip()
     if info.choices:
         word = raw.lower().replace("_", "-")
         for choice in info.choices:
             if word == choice.replace("_", "-"):
                 return choice
-        raise RuleError.said("rule.choice", **where, choices=allowed, value=clip(raw))
+        choices = ", ".join(info.choices)
+        raise RuleError.said("rule.choice", **where, choices=choices, value=clip(raw))
     if isinstance(default, int):
+        allowed = allowed_words(info, default)
         if not re.fullmatch(r"[+-]?\d+", raw):
             raise RuleError.said("rule.badValue", **where, allowed=allowed, value=clip(raw))
         if len(raw) > MAX_DIGITS:  # int() refuses 4300 digits and more; no option needs 19
