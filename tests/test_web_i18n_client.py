@@ -111,6 +111,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         crowded = client.post("/api/tables", json={"rules": "common-hand", "seats": GAMES[0][1]})
         assert crowded.status_code == 400
         refusals.append(crowded.json())
+        botless = [{"kind": "human"}, {"kind": "bot", "bot": "nobody"}]
+        no_bot = client.post("/api/tables", json={"rules": "liars-dice", "seats": botless})
+        assert no_bot.status_code == 400
+        refusals.append(no_bot.json())
         yield {
             "refusals": refusals,
             "games": client.get("/api/games").json()["games"],
@@ -235,7 +239,7 @@ def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
     tmp_path: Path, served: dict[str, Any]
 ) -> None:
     shown = page(tmp_path, served, "ru")["refused"]
-    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 2
+    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 3
     for russian, refusal in zip(shown, served["refusals"], strict=True):
         assert refusal.get("key"), refusal  # every refusal came with its catalogue key
         assert russian != refusal["error"]
@@ -244,4 +248,5 @@ def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
         assert not ENGLISH_WORDS.search(russian), russian
     wrong = "параметр lives игры mia должен быть таким: целое число от 1 до 99; получено 'x'"
     assert wrong in shown
-    assert shown[-1] == "в игру «Общая рука (покерные кости)» играют от 2 до 2 игроков"
+    assert shown[-2] == "в игру «Общая рука (покерные кости)» играют от 2 до 2 игроков"
+    assert shown[-1].startswith("нет бота 'nobody' для игры liars-dice; боты: ")

@@ -894,7 +894,8 @@ class Hall:
             refusal = HallError.said(
                 "err.players", game=spec.title, low=spec.min_players, high=spec.max_players
             )
-            refusal.params["game"] = {"key": f"game.{spec.name}", "params": {}}  # its title
+            # the page says the game's title in its own language
+            refusal.params["game"] = {"key": f"game.{spec.name}", "params": {}}
             raise refusal
         bots = available_bots(game)
         seats: list[SeatSpec] = []
