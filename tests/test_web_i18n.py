@@ -243,6 +243,19 @@ def test_the_served_page_speaks_the_accept_language(tmp_path: Path) -> None:
     assert '<html lang="en">' in en.text and CATALOGUE["en"]["noscript.play"] in en.text
 
 
+def test_every_face_a_bid_may_name_has_its_words() -> None:
+    """A bid on any face the rules allow (faces=9 at most) is said as the narration says it."""
+    from bluffdice.games.liars_dice import face_plural
+    from bluffdice.games.liars_dice.rules import LiarsDiceRules
+    from bluffdice.games.rulestring import option_infos
+
+    most = option_infos(LiarsDiceRules)["faces"].maximum
+    assert most is not None
+    for face in range(1, most + 1):
+        assert CATALOGUE["en"].get(f"face.{face}") == face_plural(face), face
+        assert_translated(f"face.{face}")
+
+
 def test_russian_names_mia_one_way() -> None:
     """The game and its best roll, 21, are «Мия» wherever the English says Mia (as the
     Russian source of the rules calls them, declined as Russian declines the name); the
