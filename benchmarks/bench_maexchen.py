@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib.util
 import multiprocessing
 import os
@@ -102,6 +103,18 @@ def _machine_cpu() -> tuple[float, float]:
     return (user + nice + system + irq + softirq) / tick, steal / tick
 
 
+def _sleeps(pid: int) -> float:
+    """How often a process has gone to sleep waiting for something (its voluntary
+    context switches, Linux /proc), or NaN: each one costs a wake-up later."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("voluntary_ctxt_switches:"):
+                return float(line.split()[1])
+    except OSError:
+        pass
+    return float("nan")
+
+
 def _cpu_seconds(pid: int) -> float:
     """User and system CPU time of another process (Linux /proc), or NaN."""
     try:
@@ -111,11 +124,16 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) -> dict[str, Any]:
+async def _speed(
+    bots: int, early: bool, seconds: float, contest: bool = False, spin: bool = True
+) -> dict[str, Any]:
     """Rounds per second of the bare server, or (`contest`) of the whole contest as
     `bluffdice maexchen` runs it: rounds stored in a SQLite file every half second and
-    ranked with openskill, in the server's process."""
+    ranked with openskill, in the server's process. `spin=False`: the server sleeps in
+    the event loop as soon as it waits for an answer (`--spin 0`)."""
     options = Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25)
+    if not spin:
+        options = dataclasses.replace(options, spin=0.0)
     folder = tempfile.TemporaryDirectory()
     if contest:
         database = Store(str(Path(folder.name) / "bench.db"))
@@ -146,7 +164,9 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         busy, steal = _machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
         bots_cpu = _cpu_seconds(child.pid)
+        sleeps, bots_sleeps = _sleeps(os.getpid()), _sleeps(child.pid)
         await asyncio.sleep(seconds)
+        sleeps, bots_sleeps = _sleeps(os.getpid()) - sleeps, _sleeps(child.pid) - bots_sleeps
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         bots_cpu = _cpu_seconds(child.pid) - bots_cpu
         busy_after, steal_after = _machine_cpu()
@@ -166,7 +186,9 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         folder.cleanup()
     return {
         "bots": bots,
-        "start": ("early" if early else "250 ms window") + (", stored" if contest else ""),
+        "start": ("early" if early else "250 ms window")
+        + (", stored" if contest else "")
+        + ("" if spin else ", no spin"),
         "rounds": played,
         "seconds": elapsed,
         "rounds/s": played / elapsed,
@@ -175,6 +197,8 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         "cpu ms/round": 1000 * cpu / played if played else float("nan"),
         "bots cpu ms/round": 1000 * bots_cpu / played if played else float("nan"),
         "server busy": cpu / elapsed,
+        "sleeps/round": sleeps / played if played else float("nan"),
+        "bots sleeps/round": bots_sleeps / played if played else float("nan"),
         "stalls": stalls,
         "load": load,
         "others": (busy_after - busy - cpu - bots_cpu) / elapsed,
@@ -243,41 +267,46 @@ def main() -> None:
         loops = [("uvloop", factory), ("asyncio", asyncio.new_event_loop)]
         if factory is asyncio.new_event_loop:
             loops = loops[1:]
-        runs: list[tuple[str, Any, int, bool, float, bool]] = [
-            *((name, make, 4, True, args.seconds, False) for name, make in loops),
-            (loops[0][0], factory, 4, False, max(2.0, args.seconds / 2), False),
-            (loops[0][0], factory, 8, True, args.seconds, False),
-            (loops[0][0], factory, 8, False, max(2.0, args.seconds / 2), False),
-            (loops[0][0], factory, 4, True, args.seconds, True),
+        first = loops[0][0]
+        runs: list[tuple[str, Any, int, bool, float, bool, bool]] = [
+            *((name, make, 4, True, args.seconds, False, True) for name, make in loops),
+            (first, factory, 4, True, args.seconds, False, False),
+            (first, factory, 4, False, max(2.0, args.seconds / 2), False, True),
+            (first, factory, 8, True, args.seconds, False, True),
+            (first, factory, 8, False, max(2.0, args.seconds / 2), False, True),
+            (first, factory, 4, True, args.seconds, True, True),
         ]
-        for name, make, bots, early, seconds, contest in runs:
+        for name, make, bots, early, seconds, contest, spin in runs:
             with asyncio.Runner(loop_factory=make) as runner:
-                row = runner.run(_speed(bots, early, seconds, contest))
+                row = runner.run(_speed(bots, early, seconds, contest, spin))
             rows.append({**row, "loop": name})
         print("\nRounds per second, bots in another process, loopback, answers at once;")
         print(f"the server on {loops[0][0]}'s event loop as `bluffdice maexchen` runs it")
         print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
         print(
-            f"{'bots':>4}  {'start':<19} {'loop':<7} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
+            f"{'bots':>4}  {'start':<24} {'loop':<7} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
             f"{'target':>7} {'dgrams out':>10} {'dgrams in':>9} {'server ms':>9} "
-            f"{'bots ms':>7} {'busy':>5} {'stalls':>6} {'load':>5} {'others':>6} "
-            f"{'steal':>5}"
+            f"{'bots ms':>7} {'busy':>5} {'sleeps':>6} {'bots sleeps':>11} {'stalls':>6} "
+            f"{'load':>5} {'others':>6} {'steal':>5}"
         )
         for r in rows:
             target = f">={TARGET:.0f}" if r["bots"] == 4 and r["start"] == "early" else "-"
             print(
-                f"{r['bots']:>4}  {r['start']:<19} {r['loop']:<7} {r['rounds']:>7} "
+                f"{r['bots']:>4}  {r['start']:<24} {r['loop']:<7} {r['rounds']:>7} "
                 f"{r['seconds']:>5.1f} "
                 f"{r['rounds/s']:>9.1f} {target:>7} "
                 f"{r['datagrams out/s'] / max(r['rounds/s'], 1e-9):>10.1f} "
                 f"{r['datagrams in/s'] / max(r['rounds/s'], 1e-9):>9.1f} "
                 f"{r['cpu ms/round']:>9.2f} {r['bots cpu ms/round']:>7.2f} "
-                f"{r['server busy']:>5.0%} {r['stalls']:>6} {r['load']:>5.1f} "
+                f"{r['server busy']:>5.0%} {r['sleeps/round']:>6.1f} "
+                f"{r['bots sleeps/round']:>11.1f} {r['stalls']:>6} {r['load']:>5.1f} "
                 f"{r['others']:>6.2f} {r['steal']:>5.2f}"
             )
         print(
             "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
             "server's and the bots' process; busy: the server's CPU share of the wall time; "
+            "sleeps, bots sleeps: how often a process waited (and later had to be woken) "
+            "per round; "
             "stalls: questions and join windows that ran out; load: load average at the "
             "start of the row; others, steal: cores that other processes used and the "
             "hypervisor stole meanwhile"
