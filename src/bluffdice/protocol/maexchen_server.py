@@ -103,6 +103,9 @@ class Stats:
     """Questions nobody answered in time (DID_NOT_TAKE_TURN, DID_NOT_ANNOUNCE)."""
     windows: int = 0
     """Join windows waited out to their end (not every invited player joined)."""
+    spun: int = 0
+    """Datagrams read while the server waited on its socket for an answer (`spin`), not
+    handed over by the event loop after a wake-up."""
 
 
 @dataclass
@@ -184,6 +187,11 @@ Ruling = dict[str, Any]
 
 _TURN = frozenset({"ROLL", "SEE"})
 _ANNOUNCE = frozenset({"ANNOUNCE"})
+_SPIN_RETRY = 50
+"""A player who did not answer while the server read the socket for it is not waited
+for that way again until it has been asked this many more questions (a bot far away, or
+one in the server's own process that cannot answer before the server returns to the
+event loop)."""
 _SPIN_LIMIT = 0.005
 """Seconds of reading the socket (`_spin`) after which the event loop gets a whole turn
 (its timers, other tasks, other sockets) before the server reads it again, however many
@@ -261,6 +269,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._spinning = False
         self._spun = 0.0
         """Seconds spent in `_spin` since the event loop last ran its timers."""
+        self._unspun: dict[str, int] = {}
+        """Players not to spin for, with how many more questions (see _SPIN_RETRY)."""
         self._held: Callable[[], PlayedRound] | None = None
         """A round that is over and whose end is queued: it goes out with the next
         round's invitations and the round is booked after them (`_book`)."""
@@ -441,6 +451,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     def _drop(self, client: Client) -> None:
         self._missed.pop(client.name, None)
+        self._unspun.pop(client.name, None)
         self.clients.pop(client.name, None)
         self._by_address.pop(client.address, None)
 
@@ -467,8 +478,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         `options.spin` seconds after the last answer played, yielding the CPU to any
         other runnable process meanwhile; what comes in is handled exactly as the
         event loop would hand it over (`datagram_received`). Nested calls (an answer
-        played in here flushes too) return at once, and after `_SPIN_LIMIT` seconds
-        the event loop gets a turn first."""
+        played in here flushes too) return at once, after `_SPIN_LIMIT` seconds the
+        event loop gets a turn first, and a player who let a spell run out is not
+        waited for this way for a while (`_SPIN_RETRY`)."""
         budget = self.options.spin
         sock = self._sock
         if budget <= 0 or sock is None or self._spinning or self._spun >= _SPIN_LIMIT:
@@ -479,16 +491,18 @@ class MaexchenServer(asyncio.DatagramProtocol):
         deadline, limit = now + budget, now + _SPIN_LIMIT - self._spun
         question, invites = self._question, len(self._invites)
         try:
-            while self._question is not None or self._invites:
+            while self._awaited_quick():
                 try:
                     data, addr = recvfrom(65536)
                 except BlockingIOError:
                     if clock() > deadline:
+                        self._unspin()
                         return
                     pause()
                     continue
                 except OSError:
                     return  # an ICMP error: the event loop hands it to error_received
+                self.stats.spun += 1
                 self.datagram_received(data, addr)
                 if self._question is not question or len(self._invites) != invites:
                     question, invites = self._question, len(self._invites)
@@ -502,6 +516,29 @@ class MaexchenServer(asyncio.DatagramProtocol):
                 assert self._loop is not None, "start() the server first"
                 self._loop.call_later(0, self._spin_again)
             self._spun += clock() - start
+
+    def _awaited_quick(self) -> bool:
+        """Whether an answer is awaited from a player worth spinning for."""
+        question = self._question
+        if question is not None:
+            return question.name not in self._unspun
+        return any(name not in self._unspun for name in self._invites.values())
+
+    def _unspin(self) -> None:
+        """The players awaited let a spell run out: skip them for a while."""
+        question = self._question
+        late = [question.name] if question is not None else self._invites.values()
+        for name in late:
+            self._unspun[name] = _SPIN_RETRY
+
+    def _asked(self, name: str) -> None:
+        """Count a question towards the player's next spell (see `_unspin`)."""
+        left = self._unspun.get(name)
+        if left is not None:
+            if left <= 1:
+                del self._unspun[name]
+            else:
+                self._unspun[name] = left - 1
 
     def _spin_again(self) -> None:
         """A timer: the event loop had its turn since the server last read the socket."""
@@ -566,6 +603,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         token = self._token()
         timeout = self.options.timeout
         self._question = _Question(name, token, commands, time.monotonic() + timeout)
+        if self._unspun:
+            self._asked(name)
         self._urgent = client.address
         self._send(f"{line};{token}".encode(), client.address)
         if self._timer is None:
@@ -674,6 +713,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         for name in players:
             token = self._token()
             self._invites[token] = name
+            if self._unspun:
+                self._asked(name)
             self._tell(name, f"ROUND STARTING;{token}")
         loop = self._loop
         assert loop is not None, "start() the server first"
