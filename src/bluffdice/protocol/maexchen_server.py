@@ -508,7 +508,13 @@ class MaexchenServer(asyncio.DatagramProtocol):
                     return  # an ICMP error: the event loop hands it to error_received
                 self.stats.spun += 1
                 handling = clock()
-                self.datagram_received(data, addr)
+                try:
+                    self.datagram_received(data, addr)
+                except Exception as exc:  # noqa: BLE001 - as the event loop would report it
+                    assert self._loop is not None
+                    self._loop.call_exception_handler(
+                        {"message": "datagram_received failed", "exception": exc}
+                    )
                 handled += clock() - handling
                 if self._question is not question or len(self._invites) != invites:
                     question, invites = self._question, len(self._invites)
