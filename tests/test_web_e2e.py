@@ -332,7 +332,12 @@ def stale_refusal_goes(player: Player, rng: random.Random) -> None:
         "() => [...document.querySelectorAll('#actions .error')].length === 0",
         timeout=15_000,
     )
-    turns = [f for f in player.messages if f["type"] == "turn"]
+    # The page may act on the new turn before Playwright hands this test its frame.
+    for _ in range(100):
+        turns = [f for f in player.messages if f["type"] == "turn"]
+        if turns[-1]["state_id"] != refused["state_id"]:
+            break
+        page.wait_for_timeout(50)
     assert turns[-1]["state_id"] != refused["state_id"]
 
 
