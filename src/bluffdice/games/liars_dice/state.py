@@ -428,43 +428,30 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
                     winners=alive, losers=eliminated, standings=alive + eliminated[::-1]
                 )
         if result is not None:
-            state = _replace(
-                self,
-                phase="over",
-                turn=-1,
-                moves=self.moves + 1,
-                dice=dice,
-                hands=((),) * n,
-                bid=None,
-                bidder=-1,
-                bids=(),
-                palifico=False,
-                eliminated=eliminated,
-                eliminated_in=eliminated_in,
-                last_round=summary,
-                result=result,
+            phase, turn, number, starter = "over", -1, self.round, self.starter
+            palifico, done = False, self.palifico_done
+            shown += (result,)
+        else:
+            # The loser of a challenge, or the calza caller, opens the next round; a player
+            # first down to one die, with three or more left, makes it a palifico round.
+            starter = player if call == "liar" else me
+            if not dice[starter]:
+                starter = _next_alive(dice, starter)
+            done = self.palifico_done
+            palifico = (
+                rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
             )
-            return _step(Step, (state, shown + (result,)))
-        # The loser of a challenge, or the calza caller, opens the next round; a player
-        # first down to one die, with three or more left, makes it a palifico round.
-        starter = player if call == "liar" else me
-        if not dice[starter]:
-            starter = _next_alive(dice, starter)
-        done = self.palifico_done
-        palifico = rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
-        if palifico:
-            done = done[:player] + (True,) + done[player + 1 :]
-        roller = 0  # every living cup is rolled, in seat order
-        while not dice[roller]:
-            roller += 1
-        shown += (
-            RoundStarted(round=self.round + 1, starter=starter, dice=dice, palifico=palifico),
-        )
+            if palifico:
+                done = done[:player] + (True,) + done[player + 1 :]
+            phase, turn, number = "roll", 0, self.round + 1
+            while not dice[turn]:  # every living cup is rolled, in seat order
+                turn += 1
+            shown += (RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico),)
         state = _replace(
             self,
-            phase="roll",
-            turn=roller,
-            round=self.round + 1,
+            phase=phase,
+            turn=turn,
+            round=number,
             moves=self.moves + 1,
             starter=starter,
             dice=dice,
@@ -477,6 +464,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
             eliminated=eliminated,
             eliminated_in=eliminated_in,
             last_round=summary,
+            result=result,
         )
         return _step(Step, (state, shown))
 
