@@ -185,6 +185,7 @@ async def _speed(
         stats = server.stats
         rounds, sent, received = stats.rounds, stats.sent, stats.received
         stalls = stats.timeouts + stats.windows
+        waited = stats.spin_waited
         load = os.getloadavg()[0]
         busy, steal = _machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
@@ -196,6 +197,7 @@ async def _speed(
         bots_cpu = _cpu_seconds(child.pid) - bots_cpu
         busy_after, steal_after = _machine_cpu()
         played = stats.rounds - rounds
+        waited = stats.spin_waited - waited
         stalls = stats.timeouts + stats.windows - stalls
         server.stop()
         await asyncio.wait_for(running, 5)
@@ -221,6 +223,7 @@ async def _speed(
         "datagrams out/s": (stats.sent - sent) / elapsed,
         "datagrams in/s": (stats.received - received) / elapsed,
         "cpu ms/round": 1000 * cpu / played if played else float("nan"),
+        "spin ms/round": 1000 * waited / played if played else float("nan"),
         "bots cpu ms/round": 1000 * bots_cpu / played if played else float("nan"),
         "server busy": cpu / elapsed,
         "sleeps/round": sleeps / played if played else float("nan"),
@@ -314,7 +317,8 @@ def main() -> None:
         print(
             f"{'bots':>4}  {'start':<30} {'loop':<7} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
             f"{'target':>7} {'dgrams out':>10} {'dgrams in':>9} {'server ms':>9} "
-            f"{'bots ms':>7} {'busy':>5} {'sleeps':>6} {'bots sleeps':>11} {'stalls':>6} "
+            f"{'spin wait':>9} {'bots ms':>7} {'busy':>5} {'sleeps':>6} {'bots sleeps':>11} "
+            f"{'stalls':>6} "
             f"{'load':>5} {'others':>6} {'steal':>5}"
         )
         for r in rows:
@@ -325,14 +329,17 @@ def main() -> None:
                 f"{r['rounds/s']:>9.1f} {target:>7} "
                 f"{r['datagrams out/s'] / max(r['rounds/s'], 1e-9):>10.1f} "
                 f"{r['datagrams in/s'] / max(r['rounds/s'], 1e-9):>9.1f} "
-                f"{r['cpu ms/round']:>9.2f} {r['bots cpu ms/round']:>7.2f} "
+                f"{r['cpu ms/round']:>9.2f} {r['spin ms/round']:>9.2f} "
+                f"{r['bots cpu ms/round']:>7.2f} "
                 f"{r['server busy']:>5.0%} {r['sleeps/round']:>6.1f} "
                 f"{r['bots sleeps/round']:>11.1f} {r['stalls']:>6} {r['load']:>5.1f} "
                 f"{r['others']:>6.2f} {r['steal']:>5.2f}"
             )
         print(
             "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
-            "server's and the bots' process; busy: the server's CPU share of the wall time; "
+            "server's and the bots' process; spin wait: ms per round the server waited on its "
+            "socket for an answer (wall time: CPU time only while no other process wanted "
+            "the CPU); busy: the server's CPU share of the wall time; "
             "sleeps, bots sleeps: how often a process waited (and later had to be woken) "
             "per round; "
             "stalls: questions and join windows that ran out; load: load average at the "

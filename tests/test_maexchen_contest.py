@@ -228,6 +228,7 @@ def test_cli_refuses_what_the_protocol_cannot_host(tmp_path: Path) -> None:
         (["--rules", "classic"], "the Mäxchen protocol needs"),
         (["--rules", "liars-dice"], "rule set of liars-dice"),
         (["--timeout", "0"], "--timeout"),
+        (["--spin", "-1"], "--spin must be between 0 and 100000 microseconds"),
         (["--house-bots", "nobody"], "unknown mia bot"),
     ]
     for extra, message in cases:

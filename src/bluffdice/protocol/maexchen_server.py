@@ -106,6 +106,9 @@ class Stats:
     spun: int = 0
     """Datagrams read while the server waited on its socket for an answer (`spin`), not
     handed over by the event loop after a wake-up."""
+    spin_waited: float = 0.0
+    """Seconds (wall time) spent waiting on the socket in `spin`, not handling what came
+    in: the server's CPU time only while no other process wanted the CPU."""
 
 
 @dataclass
@@ -490,6 +493,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         start = now = clock()
         deadline, limit = now + budget, now + _SPIN_LIMIT - self._spun
         question, invites = self._question, len(self._invites)
+        handled = 0.0
         try:
             while self._awaited_quick():
                 try:
@@ -503,7 +507,15 @@ class MaexchenServer(asyncio.DatagramProtocol):
                 except OSError:
                     return  # an ICMP error: the event loop hands it to error_received
                 self.stats.spun += 1
-                self.datagram_received(data, addr)
+                handling = clock()
+                try:
+                    self.datagram_received(data, addr)
+                except Exception as exc:  # noqa: BLE001 - as the event loop would report it
+                    assert self._loop is not None
+                    self._loop.call_exception_handler(
+                        {"message": "datagram_received failed", "exception": exc}
+                    )
+                handled += clock() - handling
                 if self._question is not question or len(self._invites) != invites:
                     question, invites = self._question, len(self._invites)
                     now = clock()
@@ -515,7 +527,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
             if not self._spun:
                 assert self._loop is not None, "start() the server first"
                 self._loop.call_later(0, self._spin_again)
-            self._spun += clock() - start
+            spell = clock() - start
+            self._spun += spell
+            self.stats.spin_waited += spell - handled
 
     def _awaited_quick(self) -> bool:
         """Whether an answer is awaited from a player worth spinning for."""
