@@ -28,11 +28,12 @@ import os
 import random
 import selectors
 import socket
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bluffdice.protocol.maexchen_contest import Contest
 from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
@@ -75,12 +76,14 @@ def _bots_process(port: int, count: int, seconds: float, poll: bool = False) -> 
         sock.send(f"REGISTER;bot{i}".encode())
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, strategy().reply)
-    everybody = [(key.fileobj, key.data) for key in selector.get_map().values()]
+    everybody = [
+        (cast(socket.socket, key.fileobj), key.data) for key in selector.get_map().values()
+    ]
     end = time.monotonic() + seconds
     idle_since = 0.0
     while (now := time.monotonic()) < end:
         if not poll:
-            ready = [(key.fileobj, key.data) for key, _ in selector.select(1.0)]
+            ready = [(cast(socket.socket, key.fileobj), key.data) for key, _ in selector.select(1.0)]
         elif not idle_since or now - idle_since < 0.0005:
             ready = everybody
         else:
@@ -189,12 +192,14 @@ async def _speed(
         load = os.getloadavg()[0]
         busy, steal = _machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
-        bots_cpu = _cpu_seconds(child.pid)
-        sleeps, bots_sleeps = _sleeps(os.getpid()), _sleeps(child.pid)
+        pid = child.pid
+        assert pid is not None, "the bots' process has started"
+        bots_cpu = _cpu_seconds(pid)
+        sleeps, bots_sleeps = _sleeps(os.getpid()), _sleeps(pid)
         await asyncio.sleep(seconds)
-        sleeps, bots_sleeps = _sleeps(os.getpid()) - sleeps, _sleeps(child.pid) - bots_sleeps
+        sleeps, bots_sleeps = _sleeps(os.getpid()) - sleeps, _sleeps(pid) - bots_sleeps
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-        bots_cpu = _cpu_seconds(child.pid) - bots_cpu
+        bots_cpu = _cpu_seconds(pid) - bots_cpu
         busy_after, steal_after = _machine_cpu()
         played = stats.rounds - rounds
         waited = stats.spin_waited - waited
@@ -288,6 +293,13 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=20_000, help="flood from one address")
     parser.add_argument("--skip-fuzz", action="store_true")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs of the target row and of its no-spin twin, alternating (this machine's "
+        "hypervisor sometimes steals most of a core for seconds)",
+    )
     args = parser.parse_args()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     if not args.skip_speed:
@@ -298,9 +310,11 @@ def main() -> None:
             loops = loops[1:]
         first = loops[0][0]
         window = max(2.0, args.seconds / 2)
+        target_row = (first, factory, 4, True, args.seconds, False, True, False)
+        no_spin = (first, factory, 4, True, args.seconds, False, False, False)
         runs: list[tuple[str, Any, int, bool, float, bool, bool, bool]] = [
-            *((name, make, 4, True, args.seconds, False, True, False) for name, make in loops),
-            (first, factory, 4, True, args.seconds, False, False, False),
+            *(row for _ in range(max(1, args.repeat)) for row in (target_row, no_spin)),
+            *((name, make, 4, True, args.seconds, False, True, False) for name, make in loops[1:]),
             (first, factory, 4, True, args.seconds, False, True, True),
             (first, factory, 4, False, window, False, True, False),
             (first, factory, 8, True, args.seconds, False, True, False),
@@ -334,6 +348,19 @@ def main() -> None:
                 f"{r['server busy']:>5.0%} {r['sleeps/round']:>6.1f} "
                 f"{r['bots sleeps/round']:>11.1f} {r['stalls']:>6} {r['load']:>5.1f} "
                 f"{r['others']:>6.2f} {r['steal']:>5.2f}"
+            )
+        for label, spin in (("4 bots, early start", True), ("the same, no spin", False)):
+            figures = sorted(
+                r["rounds/s"]
+                for r in rows
+                if r["loop"] == first
+                and r["bots"] == 4
+                and r["start"] == "early" + ("" if spin else ", no spin")
+            )
+            print(
+                f"{label}, {first}: median {statistics.median(figures):.0f} rounds/s over "
+                f"{len(figures)} runs ({', '.join(f'{f:.0f}' for f in figures)})"
+                + (f"; target {TARGET:.0f}" if spin else "")
             )
         print(
             "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
