@@ -83,7 +83,8 @@ def _bots_process(port: int, count: int, seconds: float, poll: bool = False) -> 
     idle_since = 0.0
     while (now := time.monotonic()) < end:
         if not poll:
-            ready = [(cast(socket.socket, key.fileobj), key.data) for key, _ in selector.select(1.0)]
+            events = selector.select(1.0)
+            ready = [(cast(socket.socket, key.fileobj), key.data) for key, _ in events]
         elif not idle_since or now - idle_since < 0.0005:
             ready = everybody
         else:
