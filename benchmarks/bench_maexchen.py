@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib.util
 import multiprocessing
 import os
 import random
 import selectors
 import socket
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bluffdice.protocol.maexchen_contest import Contest
 from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
@@ -55,11 +57,14 @@ def _strategy() -> Any:
     return module.Strategy
 
 
-def _bots_process(port: int, count: int, seconds: float) -> None:
+def _bots_process(port: int, count: int, seconds: float, poll: bool = False) -> None:
     """The bots' process: `count` bots for at most `seconds`, then exit.
 
     A plain blocking loop over all the bots' sockets, as cheap as a bot can be, so the
-    figure measures the server and not an event loop on the bots' side."""
+    figure measures the server and not an event loop on the bots' side. With `poll` the
+    process reads its sockets for up to 0.5 ms before it sleeps, as the server does, so
+    the server's lines never have to wake it: what a round costs with no wake-ups on
+    either side."""
     strategy = _strategy()
     server = ("127.0.0.1", port)
     selector = selectors.DefaultSelector()
@@ -71,10 +76,22 @@ def _bots_process(port: int, count: int, seconds: float) -> None:
         sock.send(f"REGISTER;bot{i}".encode())
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, strategy().reply)
+    everybody = [
+        (cast(socket.socket, key.fileobj), key.data) for key in selector.get_map().values()
+    ]
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        for key, _ in selector.select(1.0):
-            sock, reply = key.fileobj, key.data
+    idle_since = 0.0
+    while (now := time.monotonic()) < end:
+        if not poll:
+            events = selector.select(1.0)
+            ready = [(cast(socket.socket, key.fileobj), key.data) for key, _ in events]
+        elif not idle_since or now - idle_since < 0.0005:
+            ready = everybody
+        else:
+            selector.select(1.0)
+            idle_since, ready = 0.0, everybody
+        heard = False
+        for sock, reply in ready:
             while True:
                 try:
                     data = sock.recv(1024)
@@ -82,9 +99,15 @@ def _bots_process(port: int, count: int, seconds: float) -> None:
                     break
                 except OSError:
                     break  # the server is gone for a moment: ICMP port unreachable
+                heard = True
                 answer = reply(data.decode())
                 if answer is not None:
                     sock.send(answer.encode())
+        if poll and not heard:
+            idle_since = idle_since or now
+            os.sched_yield()
+        elif heard:
+            idle_since = 0.0
 
 
 TARGET = 800.0
@@ -102,6 +125,18 @@ def _machine_cpu() -> tuple[float, float]:
     return (user + nice + system + irq + softirq) / tick, steal / tick
 
 
+def _sleeps(pid: int) -> float:
+    """How often a process has gone to sleep waiting for something (its voluntary
+    context switches, Linux /proc), or NaN: each one costs a wake-up later."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("voluntary_ctxt_switches:"):
+                return float(line.split()[1])
+    except OSError:
+        pass
+    return float("nan")
+
+
 def _cpu_seconds(pid: int) -> float:
     """User and system CPU time of another process (Linux /proc), or NaN."""
     try:
@@ -111,11 +146,21 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) -> dict[str, Any]:
+async def _speed(
+    bots: int,
+    early: bool,
+    seconds: float,
+    contest: bool = False,
+    spin: bool = True,
+    poll: bool = False,
+) -> dict[str, Any]:
     """Rounds per second of the bare server, or (`contest`) of the whole contest as
     `bluffdice maexchen` runs it: rounds stored in a SQLite file every half second and
-    ranked with openskill, in the server's process."""
+    ranked with openskill, in the server's process. `spin=False`: the server sleeps in
+    the event loop as soon as it waits for an answer (`--spin 0`)."""
     options = Options(host="127.0.0.1", port=0, early_start=early, timeout=0.25)
+    if not spin:
+        options = dataclasses.replace(options, spin=0.0)
     folder = tempfile.TemporaryDirectory()
     if contest:
         database = Store(str(Path(folder.name) / "bench.db"))
@@ -128,7 +173,9 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         organiser, server = None, MaexchenServer(options, dice, rng)
         _, port = await server.start()
     context = multiprocessing.get_context("spawn")
-    child = context.Process(target=_bots_process, args=(port, bots, seconds + 30), daemon=True)
+    child = context.Process(
+        target=_bots_process, args=(port, bots, seconds + 30, poll), daemon=True
+    )
     child.start()
     try:
         for _ in range(600):  # the bots' process starts within a minute on a loaded machine
@@ -142,15 +189,21 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         stats = server.stats
         rounds, sent, received = stats.rounds, stats.sent, stats.received
         stalls = stats.timeouts + stats.windows
+        waited = stats.spin_waited
         load = os.getloadavg()[0]
         busy, steal = _machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
-        bots_cpu = _cpu_seconds(child.pid)
+        pid = child.pid
+        assert pid is not None, "the bots' process has started"
+        bots_cpu = _cpu_seconds(pid)
+        sleeps, bots_sleeps = _sleeps(os.getpid()), _sleeps(pid)
         await asyncio.sleep(seconds)
+        sleeps, bots_sleeps = _sleeps(os.getpid()) - sleeps, _sleeps(pid) - bots_sleeps
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-        bots_cpu = _cpu_seconds(child.pid) - bots_cpu
+        bots_cpu = _cpu_seconds(pid) - bots_cpu
         busy_after, steal_after = _machine_cpu()
         played = stats.rounds - rounds
+        waited = stats.spin_waited - waited
         stalls = stats.timeouts + stats.windows - stalls
         server.stop()
         await asyncio.wait_for(running, 5)
@@ -166,15 +219,21 @@ async def _speed(bots: int, early: bool, seconds: float, contest: bool = False) 
         folder.cleanup()
     return {
         "bots": bots,
-        "start": ("early" if early else "250 ms window") + (", stored" if contest else ""),
+        "start": ("early" if early else "250 ms window")
+        + (", stored" if contest else "")
+        + ("" if spin else ", no spin")
+        + (", polling bots" if poll else ""),
         "rounds": played,
         "seconds": elapsed,
         "rounds/s": played / elapsed,
         "datagrams out/s": (stats.sent - sent) / elapsed,
         "datagrams in/s": (stats.received - received) / elapsed,
         "cpu ms/round": 1000 * cpu / played if played else float("nan"),
+        "spin ms/round": 1000 * waited / played if played else float("nan"),
         "bots cpu ms/round": 1000 * bots_cpu / played if played else float("nan"),
         "server busy": cpu / elapsed,
+        "sleeps/round": sleeps / played if played else float("nan"),
+        "bots sleeps/round": bots_sleeps / played if played else float("nan"),
         "stalls": stalls,
         "load": load,
         "others": (busy_after - busy - cpu - bots_cpu) / elapsed,
@@ -235,6 +294,13 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=20_000, help="flood from one address")
     parser.add_argument("--skip-fuzz", action="store_true")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs of the target row and of its no-spin twin, alternating (this machine's "
+        "hypervisor sometimes steals most of a core for seconds)",
+    )
     args = parser.parse_args()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     if not args.skip_speed:
@@ -243,41 +309,67 @@ def main() -> None:
         loops = [("uvloop", factory), ("asyncio", asyncio.new_event_loop)]
         if factory is asyncio.new_event_loop:
             loops = loops[1:]
-        runs: list[tuple[str, Any, int, bool, float, bool]] = [
-            *((name, make, 4, True, args.seconds, False) for name, make in loops),
-            (loops[0][0], factory, 4, False, max(2.0, args.seconds / 2), False),
-            (loops[0][0], factory, 8, True, args.seconds, False),
-            (loops[0][0], factory, 8, False, max(2.0, args.seconds / 2), False),
-            (loops[0][0], factory, 4, True, args.seconds, True),
+        first = loops[0][0]
+        window = max(2.0, args.seconds / 2)
+        target_row = (first, factory, 4, True, args.seconds, False, True, False)
+        no_spin = (first, factory, 4, True, args.seconds, False, False, False)
+        runs: list[tuple[str, Any, int, bool, float, bool, bool, bool]] = [
+            *(row for _ in range(max(1, args.repeat)) for row in (target_row, no_spin)),
+            *((name, make, 4, True, args.seconds, False, True, False) for name, make in loops[1:]),
+            (first, factory, 4, True, args.seconds, False, True, True),
+            (first, factory, 4, False, window, False, True, False),
+            (first, factory, 8, True, args.seconds, False, True, False),
+            (first, factory, 8, False, window, False, True, False),
+            (first, factory, 4, True, args.seconds, True, True, False),
         ]
-        for name, make, bots, early, seconds, contest in runs:
+        for name, make, bots, early, seconds, contest, spin, poll in runs:
             with asyncio.Runner(loop_factory=make) as runner:
-                row = runner.run(_speed(bots, early, seconds, contest))
+                row = runner.run(_speed(bots, early, seconds, contest, spin, poll))
             rows.append({**row, "loop": name})
         print("\nRounds per second, bots in another process, loopback, answers at once;")
         print(f"the server on {loops[0][0]}'s event loop as `bluffdice maexchen` runs it")
         print(f"(load average before: {load}, {os.cpu_count()} CPUs)")
         print(
-            f"{'bots':>4}  {'start':<19} {'loop':<7} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
+            f"{'bots':>4}  {'start':<30} {'loop':<7} {'rounds':>7} {'s':>5} {'rounds/s':>9} "
             f"{'target':>7} {'dgrams out':>10} {'dgrams in':>9} {'server ms':>9} "
-            f"{'bots ms':>7} {'busy':>5} {'stalls':>6} {'load':>5} {'others':>6} "
-            f"{'steal':>5}"
+            f"{'spin wait':>9} {'bots ms':>7} {'busy':>5} {'sleeps':>6} {'bots sleeps':>11} "
+            f"{'stalls':>6} "
+            f"{'load':>5} {'others':>6} {'steal':>5}"
         )
         for r in rows:
             target = f">={TARGET:.0f}" if r["bots"] == 4 and r["start"] == "early" else "-"
             print(
-                f"{r['bots']:>4}  {r['start']:<19} {r['loop']:<7} {r['rounds']:>7} "
+                f"{r['bots']:>4}  {r['start']:<30} {r['loop']:<7} {r['rounds']:>7} "
                 f"{r['seconds']:>5.1f} "
                 f"{r['rounds/s']:>9.1f} {target:>7} "
                 f"{r['datagrams out/s'] / max(r['rounds/s'], 1e-9):>10.1f} "
                 f"{r['datagrams in/s'] / max(r['rounds/s'], 1e-9):>9.1f} "
-                f"{r['cpu ms/round']:>9.2f} {r['bots cpu ms/round']:>7.2f} "
-                f"{r['server busy']:>5.0%} {r['stalls']:>6} {r['load']:>5.1f} "
+                f"{r['cpu ms/round']:>9.2f} {r['spin ms/round']:>9.2f} "
+                f"{r['bots cpu ms/round']:>7.2f} "
+                f"{r['server busy']:>5.0%} {r['sleeps/round']:>6.1f} "
+                f"{r['bots sleeps/round']:>11.1f} {r['stalls']:>6} {r['load']:>5.1f} "
                 f"{r['others']:>6.2f} {r['steal']:>5.2f}"
+            )
+        for label, spin in (("4 bots, early start", True), ("the same, no spin", False)):
+            figures = sorted(
+                r["rounds/s"]
+                for r in rows
+                if r["loop"] == first
+                and r["bots"] == 4
+                and r["start"] == "early" + ("" if spin else ", no spin")
+            )
+            print(
+                f"{label}, {first}: median {statistics.median(figures):.0f} rounds/s over "
+                f"{len(figures)} runs ({', '.join(f'{f:.0f}' for f in figures)})"
+                + (f"; target {TARGET:.0f}" if spin else "")
             )
         print(
             "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
-            "server's and the bots' process; busy: the server's CPU share of the wall time; "
+            "server's and the bots' process; spin wait: ms per round the server waited on its "
+            "socket for an answer (wall time: CPU time only while no other process wanted "
+            "the CPU); busy: the server's CPU share of the wall time; "
+            "sleeps, bots sleeps: how often a process waited (and later had to be woken) "
+            "per round; "
             "stalls: questions and join windows that ran out; load: load average at the "
             "start of the row; others, steal: cores that other processes used and the "
             "hypervisor stole meanwhile"

@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_sim.py            # about a minute
     .venv/bin/python benchmarks/bench_sim.py --quick    # a few seconds, rougher
     .venv/bin/python benchmarks/bench_sim.py --all      # more Mia rule options and tables
+    .venv/bin/python benchmarks/bench_sim.py --workers 2  # row 6 alone: simulate's workers
 
 Rows (each timed as the best of several interleaved repetitions, one process; times are
 the process's CPU time, so a machine shared with other work slows both sides alike and
@@ -24,6 +25,14 @@ does not count the time the process waited for a core):
    `view` at commit VIEW_BASELINE (before views were made cheap): target 1.5x (issue 15
    asks for cheap views without a number; 1.8x to 2.5x were measured on a loaded machine).
 
+6. `--workers N` (this row alone): `bluffdice simulate --workers N` against
+   `--workers 1`, every pair of five Mia character bots, each run a fresh process as a
+   user starts it (start-up, the pool and building the tables in every worker included),
+   timed by the wall clock (the CPU time of one process would not count the workers);
+   target 1.2x with two workers. The load average is printed
+   before and after: on a machine shared with other work the workers compete for cores
+   and the speed-up shrinks.
+
 Needs the bench extra for rows 2 and 3: `pip install -e '.[bench]'` (open-spiel).
 """
 
@@ -31,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import platform
 import random
 import subprocess
@@ -63,6 +73,16 @@ def best_rate(run: Callable[[], int], repeats: int) -> float:
         units = run()
         rate = units / max(time.process_time() - start, 1e-9)
         best = max(best, rate)
+    return best
+
+
+def best_wall_rate(run: Callable[[], int], repeats: int) -> float:
+    """`best_rate` by the wall clock, for work done in other processes."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        units = run()
+        best = max(best, units / max(time.perf_counter() - start, 1e-9))
     return best
 
 
@@ -260,16 +280,79 @@ def same_games(old: ModuleType, rules_text: str, games: int) -> bool:
     return True
 
 
+# --- 6. simulate with workers ----------------------------------------------------------
+
+WORKER_BOTS = ("honest", "liar", "lucky", "chain", "random")
+
+
+def match_games(rules_text: str, games: int, workers: int) -> Callable[[], int]:
+    """`bluffdice simulate` as a user runs it (a fresh process: start-up, tables and all):
+    every pair of WORKER_BOTS plays `games` games."""
+    seeds = iter(range(10**6))
+    pairs = len(WORKER_BOTS) * (len(WORKER_BOTS) - 1) // 2
+
+    def run() -> int:
+        command = [sys.executable, "-m", "bluffdice", "simulate", "--rules", rules_text]
+        command += ["--bots", ",".join(WORKER_BOTS), "--games", str(games), "--json"]
+        command += ["--seed", str(next(seeds)), "--workers", str(workers)]
+        subprocess.run(command, check=True, capture_output=True)
+        return pairs * games
+
+    return run
+
+
+def bench_workers(workers: int, quick: bool, console: Console) -> None:
+    repeats = 2 if quick else 3
+    games = 100_000 if quick else 400_000
+    load = os.getloadavg()
+    console.print(
+        f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"wall clock, best of {repeats} interleaved runs; load average before: "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    one = many = 0.0
+    for _ in range(repeats):  # interleave: both see the same load
+        one = max(one, best_wall_rate(match_games("classic", games, 1), 1))
+        many = max(many, best_wall_rate(match_games("classic", games, workers), 1))
+    table = Table(title=f"bluffdice simulate: {workers} workers against one")
+    for col in ("what", "rate", "reference", "ref rate", "ratio", "target", "met"):
+        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
+    ratio = many / one
+    table.add_row(
+        f"simulate: classic, 5 bots, {games:,} games per pair, {workers} workers",
+        f"{many:,.0f} games/s",
+        "one process",
+        f"{one:,.0f}",
+        f"{ratio:.2f}x",
+        "1.2x",
+        "yes" if ratio >= 1.2 else "[red]no[/]",
+    )
+    console.print(table)
+    load = os.getloadavg()
+    console.print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs, fewer repeats")
     parser.add_argument(
         "--all", action="store_true", help="more Mia simulator rows: rule options, tables, seats"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="only row 6: bluffdice simulate's matches in N workers against one",
+    )
     args = parser.parse_args()
     repeats = 3 if args.quick else 5
     scale = 1 if args.quick else 4
     console = Console(width=150)
+    if args.workers is not None:
+        if args.workers < 2:
+            parser.error("--workers needs 2 or more (it compares against one worker)")
+        bench_workers(args.workers, args.quick, console)
+        return
     console.print(
         f"python {platform.python_version()}, {platform.machine()}, one process; "
         f"best of {repeats} interleaved runs"

@@ -47,6 +47,23 @@ def test_json_is_the_whole_stdout_and_adds_up() -> None:
     assert other["pairs"] != data["pairs"]
 
 
+def test_workers_change_nothing_but_the_time() -> None:
+    args = ["--rules", "classic", "--bots", "honest,liar,random", "--games", "2000"]
+    for form in ([], ["--json"]):
+        outputs = set()
+        for workers in ("1", "2"):
+            code, out, err = run(*args, "--seed", "9", "--workers", workers, *form)
+            assert code == 0, err
+            outputs.add(out)
+        assert len(outputs) == 1, form
+    # without --seed: a fresh one, reported, which replays the run
+    code, out, err = run(*args, "--workers", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    again = run(*args, "--seed", str(data["seed"]), "--json")[1]
+    assert json.loads(again) == data
+
+
 def test_bots_without_a_table_are_played_by_the_engine() -> None:
     code, out, err = run(
         "--rules", "mia(lives=1)", "--bots", "odds,honest", "--games", "20", "--seed", "1", "--json"
@@ -86,11 +103,15 @@ def test_bad_input_is_one_error_line() -> None:
         (["--rules", "nonsense"], "unknown preset"),
         (["--games", "0", "--bots", "honest,liar"], "--games"),
         (["--plot", "x.gif", "--bots", "honest,liar"], ".png or .svg"),
+        (["--workers", "0", "--bots", "honest,liar"], "--workers must be between 1 and"),
+        (["--workers", "-2", "--bots", "honest,liar"], "--workers must be between 1 and"),
+        (["--seed", "-1", "--bots", "honest,liar"], "--seed must be 0 or more"),
     ]:
         code, out, err = run(*args)
         assert code == 2, (args, err)
         assert out == ""
         assert words in err and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 1, err
 
 
 def test_the_cli_does_not_load_the_simulator_at_start() -> None:

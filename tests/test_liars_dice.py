@@ -289,6 +289,38 @@ def test_single_round_ends_at_the_first_challenge_zero_sum() -> None:
     assert sum(state.returns()) == 0
 
 
+def test_a_showdown_sets_every_field_of_the_state_it_builds() -> None:
+    """The showdown passes the new state's fields by position (with keywords, CPython
+    builds a dict for a call this long): the order it relies on, and fields of the same
+    type not swapped, at the end of a round and of a game."""
+    assert LiarsDiceState.__struct_fields__ == (
+        "rules", "players", "phase", "turn", "round", "moves", "starter", "dice", "hands",
+        "palifico", "palifico_done", "bid", "bidder", "bids", "eliminated", "eliminated_in",
+        "last_round", "result",
+    )  # fmt: skip
+    state = at_bidding("perudo", "dice 1", "dice 22222", "dice 33333")
+    before = state
+    state, events = run(state, "2x4", "liar")  # one die short: seat 0 is out, 1 opens
+    assert (state.rules, state.players, state.moves) == (before.rules, 3, before.moves + 2)
+    assert (state.phase, state.turn, state.round, state.starter) == ("roll", 1, 2, 1)
+    assert (state.dice, state.hands) == ((0, 5, 5), ((), (), ()))
+    assert (state.bid, state.bidder, state.bids) == (None, -1, ())
+    assert (state.eliminated, state.eliminated_in, state.result) == ((0,), (1,), None)
+    assert (state.palifico, state.palifico_done) == (False, (False, False, False))
+    assert state.last_round is not None and state.last_round.round == 1
+    assert events[-1] == RoundStarted(round=2, starter=1, dice=(0, 5, 5), palifico=False)
+    state, events = run(state, "dice 11111", "dice 22222", "5x4", "liar")
+    state, events = run(state, "dice 11111", "dice 2222", "9x2", "liar")
+    assert state.dice == (0, 4, 4) and state.round == 4
+    over = at_bidding("dudo-single-round", "dice 12345", "dice 12345")
+    end, events = run(over, "2x3", "liar")
+    assert (end.phase, end.turn, end.round, end.starter) == ("over", -1, 1, 0)
+    assert (end.moves, end.palifico_done) == (over.moves + 2, over.palifico_done)
+    assert (end.hands, end.palifico) == (((), ()), False)
+    assert (end.bid, end.bidder, end.bids) == (None, -1, ())
+    assert end.result == events[-1] and end.dice == (5, 4)
+
+
 def test_openspiel_preset_is_one_die_sixes_wild_player_zero_first() -> None:
     rules = parse_rules("openspiel")
     assert rules_string(rules) == (

@@ -180,6 +180,78 @@ def test_see_failed() -> None:
     serve(test, rolls=[65])
 
 
+def test_players_who_cannot_answer_while_the_server_waits_on_its_socket() -> None:
+    """Players in the server's own process (these scripted ones, the house bots) cannot
+    answer while the server reads its socket for them (`spin`): after one spell runs out
+    they are not waited for that way again for a while, so they cost one spell, not one
+    a question."""
+    from bluffdice.protocol.maexchen_server import _SPIN_RETRY
+
+    async def test(server: MaexchenServer, address: Address) -> None:
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        task = await start_round(server, alice, bob)
+        alice.send(f"ROLL;{await alice.token('YOUR TURN;')}")
+        alice.send(f"ANNOUNCE;6,5;{await alice.token('ROLLED;6,5;')}")
+        bob.send(f"SEE;{await bob.token('YOUR TURN;')}")
+        played = await task
+        assert played is not None and played.reason == "SEE_FAILED"
+        assert server.stats.spun == 0
+        # Both let the join spell run out; each question since counts down.
+        assert server._unspun == {"alice": _SPIN_RETRY - 2, "bob": _SPIN_RETRY - 1}
+
+    serve(test, rolls=[65], spin=0.01)
+
+
+def test_answers_from_another_thread_are_read_while_the_server_waits() -> None:
+    """A bot outside the event loop answers while the server reads its socket, and the
+    rounds play as they do without it (spin=0)."""
+    import socket
+    import threading
+
+    def bot(port: int, name: str, stop: threading.Event) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.connect(("127.0.0.1", port))
+        sock.settimeout(0.1)
+        sock.send(f"REGISTER;{name}".encode())
+        while not stop.is_set():
+            try:
+                line = sock.recv(512).decode()
+            except OSError:
+                continue
+            token = line.rsplit(";", 1)[-1]
+            if line.startswith("ROUND STARTING"):
+                sock.send(f"JOIN;{token}".encode())
+            elif line.startswith("YOUR TURN"):
+                sock.send(f"ROLL;{token}".encode())
+            elif line.startswith("ROLLED"):
+                sock.send(f"ANNOUNCE;2,1;{token}".encode())  # always Mia: the next one sees
+        sock.close()
+
+    for spin in (0.0, 0.5):
+
+        async def test(server: MaexchenServer, address: Address, spin: float = spin) -> None:
+            stop = threading.Event()
+            bots = [
+                threading.Thread(target=bot, args=(address[1], name, stop), daemon=True)
+                for name in ("t1", "t2")
+            ]
+            for b in bots:
+                b.start()
+            try:
+                while len(server.clients) < 2:
+                    await asyncio.sleep(0.01)
+                played = [await server.play_round() for _ in range(5)]
+            finally:
+                stop.set()
+                for b in bots:
+                    b.join()
+            assert all(p is not None and p.reason == "MIA" for p in played)
+            assert (server.stats.spun > 0) == (spin > 0)
+
+        serve(test, rolls=[21, 21, 21, 21, 21], spin=spin)
+
+
 def test_a_true_mia_costs_everybody_else() -> None:
     async def test(server: MaexchenServer, address: Address) -> None:
         players = [await registered(address, n) for n in ("alice", "bob", "carol")]

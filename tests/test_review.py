@@ -160,6 +160,7 @@ def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_he
 
     from bluffdice.bots import load_bot
     from bluffdice.review import review_game
+    from bluffdice.review.words import spoken_bid
     from bluffdice.table import Table, run_sync, seeded
 
     rules = parse_rules("liars-dice(dice=3)")
@@ -170,8 +171,12 @@ def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_he
     assert review.ratings and {r.kind for r in review.ratings} <= {"bid", "call"}
     checked = 0
     for rating in review.ratings:  # a revealed count is about this move's bid only
-        if rating.truth is not None:
-            tested = rating.choice if rating.kind == "bid" else rating.situation.split()[1]
+        if rating.truth is not None:  # (both said aloud: "3 sixes", the move is "3x6")
+            if rating.kind == "bid":
+                quantity, face = map(int, rating.choice.split("x"))
+                tested = str(spoken_bid(quantity, face))
+            else:
+                tested = rating.situation.removeprefix("facing ").split(" (")[0]
             assert f"for {tested}:" in rating.truth
     for rating in review.ratings:
         own = [int(d) for d in rating.knew.removeprefix("your dice: ").split()]
@@ -194,3 +199,26 @@ def test_liars_dice_bids_and_calls_are_rated_with_the_binomial_chance_counted_he
         assert abs(rating.options[rating.choice] - float(1 - holds)) < 1e-4
         checked += 1
     assert checked
+
+
+def test_a_solved_rounds_title_in_the_reviews_words_is_the_solvers_own() -> None:
+    """The review says a shipped policy's title from its templates (so a page can say it
+    in its own language); in English that is the solver's `describe()`, word for word."""
+    import itertools
+
+    from bluffdice.games.mia.values import Ranking
+    from bluffdice.review.mia import policy_title
+    from bluffdice.solve.mia import MiaRoundSpec
+    from bluffdice.solve.policy import shipped_index
+    from bluffdice.solve.problems import mia_spec_from_json
+
+    specs = [mia_spec_from_json(e["spec"]) for e in shipped_index().values() if e["game"] == "mia"]
+    assert specs
+    for flags in itertools.product((False, True), repeat=4):
+        ranking = Ranking(*flags)
+        for passing, at_cap, mia_end, beat in itertools.product(
+            (False, True), ("draw", "forced"), ("instant", "receiver"), (False, True)
+        ):
+            specs.append(MiaRoundSpec(ranking, passing, 3 if passing else 0, mia_end, beat, at_cap))
+    for spec in specs:
+        assert str(policy_title(spec)) == spec.describe()

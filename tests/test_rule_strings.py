@@ -57,6 +57,50 @@ def test_bad_rule_strings_say_what_is_allowed(text: str, message: str) -> None:
         parse_rules(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("mia(lives=x)", "mia option lives must be a whole number from 1 to 99; got 'x'"),
+        ("mia(mode)", "mia option mode needs a value (lives, drinking, score)"),
+        ("mia(lives)", "mia option lives needs a value (a whole number from 1 to 99)"),
+        ("mia(pips=2)", "mia option pips takes on or off, not '2'"),
+        (
+            "mia(lives=" + "1" * 30 + ")",
+            "mia option lives must be a whole number from 1 to 99; got a number of 30 digits",
+        ),
+        ("mia(livz=1)", "unknown mia option 'livz' (did you mean lives?); options are: lives, "),
+        ("mia(zzzzzz=1)", "unknown mia option 'zzzzzz'; options are: lives, doubles_ascending"),
+        ("liars-dice(wild=on)", "liars-dice option wild must be one of ones, off, highest; got"),
+        ("mia(relaxed_raise=on,pass=on)", "mia option relaxed_raise=on forbids the pass: also"),
+        ("liars-dice(ones_bids,wild=off)", "liars-dice option ones_bids=on needs wild=ones: "),
+        ("mia(=3)", "option without a name in rule string 'mia(=3)'"),
+    ],
+)
+def test_a_rule_error_carries_its_template_and_the_terminal_english(
+    text: str, message: str
+) -> None:
+    """The web page words a bad rule string from the error's key and parameters (the
+    catalogue's rule.* texts); the terminal prints its English, which the key and the
+    parameters make again, word for word."""
+    from bluffdice.games.rule_texts import RULE_TEXTS
+
+    def english(key: str, params: dict[str, object]) -> str:
+        said = {
+            k: english(v["key"], v["params"]) if isinstance(v, dict) else v
+            for k, v in params.items()
+        }
+        return RULE_TEXTS[key].format(**said)
+
+    parse_rules.cache_clear()
+    with pytest.raises(RuleError) as caught:
+        parse_rules(text)
+    error = caught.value
+    assert str(error).startswith(message)
+    assert error.key in RULE_TEXTS
+    assert english(error.key, error.params) == str(error)
+    assert all(isinstance(v, str | int | dict) for v in error.params.values())
+
+
 def _rules_strategy() -> st.SearchStrategy[MiaRules]:
     infos = option_infos(MiaRules)
 

@@ -3,7 +3,11 @@ a small round here, and the shipped overrides checked against the round they ans
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -139,6 +143,33 @@ def test_the_shipped_overrides_answer_the_shipped_classic_policy() -> None:
                     assert made < 2 and ranking.rank(int(action.split()[1])) >= ranks[-1]
                 else:
                     assert action in (mia.CHALLENGE, mia.ROLL, mia.GIVE_UP)
+
+
+def test_the_shipped_file_loads_field_for_field_and_saves_back_to_itself(tmp_path: Path) -> None:
+    """The Struct reads every stored value as it is (read here with the standard library,
+    not msgspec), and writes the file again byte for byte, less the derived `gain` that
+    files from before carry."""
+    raw = resources.files("bluffdice.solve.data").joinpath(pass_gap.DATA_FILE).read_bytes()
+    stored = json.loads(gzip.decompress(raw))["gaps"]
+    gaps = pass_gap.load(raw)
+    assert sorted(gaps) == sorted(row["role"] for row in stored) == [0, 1]
+    for row in stored:
+        gap = gaps[row["role"]]
+        assert gap.gain == row.pop("gain")
+        for name, value in row.items():
+            assert getattr(gap, name) == value and type(getattr(gap, name)) is type(value)
+    pass_gap.save([gaps[0], gaps[1]], tmp_path / "gap.json.gz")
+    text = json.dumps({"gaps": stored}, sort_keys=True, separators=(",", ":"))
+    assert gzip.decompress((tmp_path / "gap.json.gz").read_bytes()) == text.encode()
+
+
+def test_a_computed_gap_saves_and_loads_unchanged(small: Any, tmp_path: Path) -> None:
+    _, gap, _, other = small
+    pass_gap.save([gap, other], tmp_path / "gap.json.gz")
+    loaded = pass_gap.load((tmp_path / "gap.json.gz").read_bytes())
+    assert loaded == {0: gap, 1: other}
+    assert loaded[1].no_pass_at == 0 and loaded[0].no_pass_at is None
+    assert loaded[0].gain == gap.gain > 1e-3
 
 
 @pytest.mark.skipif(

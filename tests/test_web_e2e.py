@@ -332,7 +332,12 @@ def stale_refusal_goes(player: Player, rng: random.Random) -> None:
         "() => [...document.querySelectorAll('#actions .error')].length === 0",
         timeout=15_000,
     )
-    turns = [f for f in player.messages if f["type"] == "turn"]
+    # The page may act on the new turn before Playwright hands this test its frame.
+    for _ in range(100):
+        turns = [f for f in player.messages if f["type"] == "turn"]
+        if turns[-1]["state_id"] != refused["state_id"]:
+            break
+        page.wait_for_timeout(50)
     assert turns[-1]["state_id"] != refused["state_id"]
 
 
@@ -354,6 +359,13 @@ def test_a_russian_browser_shows_russian_descriptions_and_reviews(
     )
     abouts = [text.strip() for text in page.locator(".seats-form .about").all_inner_texts()]
     assert ru["bot.mia.honest"] in abouts
+    # a house rule the parser refuses (no lives): the lobby says why in Russian
+    page.click("details summary")
+    page.fill("#opt-lives", "0")
+    page.locator("#opt-lives").dispatch_event("change")
+    refusal = page.locator("p.error[role=alert]")
+    refusal.filter(has_text="целое число от 1 до 99").wait_for(timeout=10_000)
+    assert "whole number" not in refusal.inner_text()
     create_table(ivan, server, "mia", ["", "honest"], lives=1)
     ivan.play_to_end(rng, 300)
     page.wait_for_selector("#result h2", timeout=10_000)

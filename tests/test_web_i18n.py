@@ -6,6 +6,7 @@ other language."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -123,7 +124,7 @@ def test_review_sentences_are_the_reviews_own_templates_in_english() -> None:
     en = CATALOGUE["en"]
     for key, text in TEMPLATES.items():
         assert en.get(key) == text, key
-        if key != "rv.note.and":  # "{first}; {second}" reads the same in many languages
+        if key not in ("rv.note.and", "rv.policy.and"):  # "{first}; {second}" reads alike
             assert_translated(key)
     templates = {k for k in en if k.startswith("rv.") and k.split(".")[1] not in ("move", "figure")}
     assert templates == set(TEMPLATES)
@@ -177,6 +178,98 @@ def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
         assert_translated(f"ws.error.{code}")
     for code in get_args(RefusalCode):
         assert_translated(f"ws.refused.{code}")
+
+
+def test_what_a_bad_rule_string_is_told_has_its_words() -> None:
+    """Every template of a rule-string error (RULE_TEXTS) is the catalogue's English,
+    translated; the catalogue holds no other rule.* key."""
+    from bluffdice.games.rule_texts import RULE_TEXTS
+
+    en = CATALOGUE["en"]
+    for key, text in RULE_TEXTS.items():
+        assert en.get(key) == text, key
+        assert_translated(key)
+    assert {k for k in en if k.startswith("rule.")} == set(RULE_TEXTS)
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUE))
+@pytest.mark.parametrize("name", ["index.html", "scoreboard.html"])
+def test_a_page_without_javascript_is_told_so_in_its_readers_language(name: str, lang: str) -> None:
+    """The server fills every data-t element (the <noscript> line above all: no script
+    will) with the catalogue's text of the reader's language, and says that language."""
+    from bluffdice.server.pages import render
+
+    page = render(name, lang)
+    assert f'<html lang="{lang}">' in page
+    marked = re.findall(r'<(\w+)[^>]*data-t="([\w.]+)"[^>]*>([^<]*)</\1>', page)
+    assert "noscript" in {tag for tag, _, _ in marked}
+    for _, key, text in marked:
+        assert html.unescape(text) == CATALOGUE[lang][key], key
+    if lang != "en":
+        noscript = re.search(r"<noscript[^>]*>([^<]*)</noscript>", page)
+        assert noscript and re.search("[а-яё]", noscript.group(1), re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7", "ru"),
+        ("en-GB,en;q=0.9,ru;q=0.8", "en"),
+        ("de-DE,de;q=0.9,ru;q=0.5", "ru"),
+        ("de, fr;q=0.5", "en"),
+        ("en;q=0.1, ru;q=0.7", "ru"),
+        ("ru;q=0, en", "en"),
+        ("*", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("ru;q=nonsense,en;q=0.2", "en"),
+    ],
+)
+def test_the_pages_language_is_the_readers_best_one_we_have(header: str | None, lang: str) -> None:
+    from bluffdice.server.pages import best_language
+
+    assert best_language(header) == lang
+
+
+def test_the_served_page_speaks_the_accept_language(tmp_path: Path) -> None:
+    from tests.test_server import database, make_client
+
+    with make_client(database(tmp_path)) as client:
+        ru = client.get("/t/abc", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+        en = client.get("/", headers={"Accept-Language": "en-US"})
+    assert ru.status_code == en.status_code == 200
+    assert ru.headers["vary"] == "Accept-Language"
+    assert '<html lang="ru">' in ru.text and CATALOGUE["ru"]["noscript.play"] in ru.text
+    assert '<html lang="en">' in en.text and CATALOGUE["en"]["noscript.play"] in en.text
+
+
+def test_every_face_a_bid_may_name_has_its_words() -> None:
+    """A bid on any face the rules allow (faces=9 at most) is said as the narration says it."""
+    from bluffdice.games.liars_dice import face_plural
+    from bluffdice.games.liars_dice.rules import LiarsDiceRules
+    from bluffdice.games.rulestring import option_infos
+
+    most = option_infos(LiarsDiceRules)["faces"].maximum
+    assert most is not None
+    for face in range(1, most + 1):
+        assert CATALOGUE["en"].get(f"face.{face}") == face_plural(face), face
+        assert_translated(f"face.{face}")
+
+
+def test_russian_names_mia_one_way() -> None:
+    """The game and its best roll, 21, are «Мия» wherever the English says Mia (as the
+    Russian source of the rules calls them, declined as Russian declines the name); the
+    Danish game keeps its own name «Мейер» only where the English says Meyer."""
+    mia = re.compile(r"\bМи(?:я|и|ю|ей|е)\b")
+    for key, text in CATALOGUE["ru"].items():
+        english = CATALOGUE["en"][key]
+        assert not re.search("Мэйер|Майер|Меер|Миа", text), key
+        if re.search(r"\bMia\b", english):
+            assert mia.search(text), key
+        if "Мейер" in text:
+            assert "Meyer" in english, key
+    assert CATALOGUE["ru"]["game.mia"] == "Мия"
+    assert CATALOGUE["ru"]["value.mia"] == "21 (Мия)"
 
 
 def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:

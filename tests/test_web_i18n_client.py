@@ -3,8 +3,9 @@ descriptions and the replay page's review sentences, made by the page's own func
 (static/describe.js, run in node) from what the server sends over HTTP (/api/games, a
 finished game's review, /static/i18n/*.json). In English the page must say exactly what
 the server's English says; in Russian every text must be the Russian catalogue's, with
-nothing left in English and no placeholder left unfilled. The same for a refusal of the
-hall (a full table), through the page's own `api()`."""
+nothing left in English and no placeholder left unfilled. The same for the refusals the
+page shows through its own `api()`: the hall's (a full table) and a bad house-rule string
+typed in the lobby (the rule-string preview and the table's creation)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ globalThis.document = {documentElement: {lang: "en"}};
 const { useCatalogue } = await import("./i18n.js");
 const { botText, gameTitle, moveText, phrase, presetText } = await import("./describe.js");
 const { api } = await import("./dom.js");
-const {catalogue, english, games, reviews, refusal} = JSON.parse(readFileSync(0));
+const {catalogue, english, games, reviews, refusals} = JSON.parse(readFileSync(0));
 useCatalogue(catalogue, english);
-globalThis.fetch = async () => ({ok: false, statusText: "Bad Request", json: async () => refusal});
-let refused = null;
-try { await api("/api/tables/x/join", {}); } catch (e) { refused = e.message; }
+const refused = [];
+for (const refusal of refusals) {
+  globalThis.fetch = async () => ({ok: false, statusText: "Bad", json: async () => refusal});
+  try { await api("/api/tables", {}); } catch (e) { refused.push(e.message); }
+}
 const said = (r, field) => phrase(r.said[field], r[field]);
 console.log(JSON.stringify({
   lobby: games.flatMap((g) => [gameTitle(g.name, g.title),
@@ -53,7 +56,38 @@ GAMES = [
     ),
     ("liars-dice(dice=2)", [{"kind": "human"}, {"kind": "bot", "bot": "odds"}]),
     ("common-hand(lives=1)", [{"kind": "human"}, {"kind": "bot", "bot": "bluffer"}]),
+    ("mia(lives=3,little_mia=on,pips=on)", [{"kind": "human"}, {"kind": "bot", "bot": "liar"}]),
 ]
+
+BAD_RULES = [
+    "mia(lives=x)",
+    "mia(lives=0)",
+    "mia(lives)",
+    "mia(mode)",
+    "mia(livez=3)",
+    "mia(pass=maybe)",
+    "mia(mode=foo)",
+    "mia(lives=2,lives=3)",
+    "mia(relaxed_raise=on,pass=on)",
+    "liars-dice(ones_bids=on,wild=off)",
+    "liars-dice(dice=" + "9" * 30 + ")",
+    "nosuch(lives=3)",
+    "mia(,)",
+    "mia(=3)",
+    "(",
+]
+"""House-rule strings a person may type in the lobby, one per thing the parser refuses."""
+ENGLISH_HANDS = re.compile(
+    r"\b(Mia|little|pips|Halbmeier|pair|three|four|five|full house|straight|nothing|ones|twos|"
+    r"threes|fours|fives|sixes|nines|tens|jacks|queens|kings|aces|heads-up|round|pass|doubles|"
+    r"beat|give up|look|shown|once|over|and|to)\b"
+)
+"""English a review sentence must not show on a Russian page: the names of Mia values and
+poker-dice hands, a bid's faces, the words of a solved round's title."""
+ENGLISH_WORDS = re.compile(
+    r"\b(option|options|must|whole|number|unknown|needs|value|takes|known|names|empty|cannot|"
+    r"given|twice|forbids|without|rule|string|mean|games)\b"
+)
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +101,22 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             reviews.append(client.get(f"/api/replays/{made['id']}/review").json())
         full = client.post(f"/api/tables/{made['id']}/join", json={"name": "Zed"})
         assert full.status_code == 400
+        refusals = [full.json()]
+        for rules in BAD_RULES:
+            made_badly = client.post("/api/tables", json={"rules": rules, "seats": GAMES[0][1]})
+            previewed = client.get("/api/rules", params={"rules": rules})
+            assert made_badly.status_code == previewed.status_code == 400, rules
+            assert made_badly.json() == previewed.json(), rules
+            refusals.append(made_badly.json())
+        crowded = client.post("/api/tables", json={"rules": "common-hand", "seats": GAMES[0][1]})
+        assert crowded.status_code == 400
+        refusals.append(crowded.json())
+        botless = [{"kind": "human"}, {"kind": "bot", "bot": "nobody"}]
+        no_bot = client.post("/api/tables", json={"rules": "liars-dice", "seats": botless})
+        assert no_bot.status_code == 400
+        refusals.append(no_bot.json())
         yield {
-            "refusal": full.json(),
+            "refusals": refusals,
             "games": client.get("/api/games").json()["games"],
             "reviews": reviews,
             "en": client.get("/static/i18n/en.json").json(),
@@ -114,12 +162,44 @@ def test_the_reviews_send_their_sentences_as_templates(served: dict[str, Any]) -
     assert "truth" in fields and "note" in fields
 
 
+def said_params(said: Any) -> Iterator[tuple[str, Any]]:
+    """Every (name, value) parameter of a sentence, nested sentences' too."""
+    for name, value in said.get("params", {}).items():
+        yield name, value
+        if isinstance(value, dict) and "key" in value:
+            yield from said_params(value)
+
+
+def test_the_reviews_send_values_and_titles_as_what_they_are(served: dict[str, Any]) -> None:
+    """A Mia value, a bid, a poker hand and a solved round's title reach the page as
+    structured values ({"term": kind, ...}) and templates, never as English words."""
+    kinds: set[str] = set()
+    for review in served["reviews"]:
+        sentences = [s for row in review["ratings"] for s in row["said"].values()]
+        sentences += [m[part] for m in review["models_said"].values() for part in ("name", "about")]
+        for sentence in sentences:
+            for name, value in said_params(sentence):
+                if name in ("value", "previous", "announced", "bid", "claim", "hand"):
+                    assert isinstance(value, dict) and "term" in value, (name, value)
+                    kinds.add(value["term"])
+                if name == "title":
+                    assert isinstance(value, dict) and value["key"].startswith("rv.policy."), value
+                if name == "dice" and isinstance(value, dict):
+                    assert value["term"] == "mia.value"
+                    kinds.add(value["term"])
+                elif name == "dice":
+                    assert re.fullmatch(r"[\dJQKA ]+", value), value
+    assert kinds == {"mia.value", "ld.bid", "ch.hand"}
+
+
 def test_an_english_page_says_what_the_server_says(tmp_path: Path, served: dict[str, Any]) -> None:
     shown = page(tmp_path, served, "en")
     expected = server_english(served)
     assert shown["lobby"] == expected["lobby"]
     assert shown["review"] == expected["review"]
-    assert shown["refused"] == served["refusal"]["error"] == "this table has no free seat"
+    assert shown["refused"] == [refusal["error"] for refusal in served["refusals"]]
+    assert shown["refused"][0] == "this table has no free seat"
+    assert "mia option lives must be a whole number from 1 to 99; got 'x'" in shown["refused"]
 
 
 def test_a_russian_page_shows_russian_descriptions_and_reviews(
@@ -133,6 +213,40 @@ def test_a_russian_page_shows_russian_descriptions_and_reviews(
             assert russian != original, original
             assert re.search("[а-яё]", russian, re.IGNORECASE), russian
             assert not re.search(r"\{\w+\}", russian), russian
+    for russian in shown["review"]:
+        assert not ENGLISH_HANDS.search(russian), russian
+    said = " ".join(shown["review"])
+    assert "раунд Мии один на один" in said  # the solved round's title
+    assert re.search(r"против ставки \d+× \d", said), said  # a bid, as Russian writes one
+    named = {
+        term["named"]
+        for review in served["reviews"]
+        for row in review["ratings"]
+        for sentence in row["said"].values()
+        for _, term in said_params(sentence)
+        if isinstance(term, dict) and term.get("term") == "mia.value"
+    }
+    assert "pips" in named  # (the bots' dice vary: which other names come up does too)
+    words = {"mia": "21 (Мия)", "littleMia": "31 (маленькая Мия)", "pips": " очков)"}
+    for name in named - {None}:
+        assert words[name] in said, name
     assert (
         "не верю" in shown["moves"] or "поверить" in shown["moves"] or "бросить" in shown["moves"]
     )
+
+
+def test_a_russian_lobby_words_a_bad_rule_string_in_russian(
+    tmp_path: Path, served: dict[str, Any]
+) -> None:
+    shown = page(tmp_path, served, "ru")["refused"]
+    assert len(shown) == len(served["refusals"]) == len(BAD_RULES) + 3
+    for russian, refusal in zip(shown, served["refusals"], strict=True):
+        assert refusal.get("key"), refusal  # every refusal came with its catalogue key
+        assert russian != refusal["error"]
+        assert re.search("[а-яё]", russian, re.IGNORECASE), russian
+        assert not re.search(r"\{\w+\}|\[object", russian), russian
+        assert not ENGLISH_WORDS.search(russian), russian
+    wrong = "параметр lives игры mia должен быть таким: целое число от 1 до 99; получено 'x'"
+    assert wrong in shown
+    assert shown[-2] == "в игру «Общая рука (покерные кости)» играют от 2 до 2 игроков"
+    assert shown[-1].startswith("нет бота 'nobody' для игры liars-dice; боты: ")

@@ -139,6 +139,29 @@ def open_store(db: str | None, create: bool = True) -> Store:
         raise fail(f"cannot use database {db!r}: its driver is not installed ({exc})") from None
 
 
+MAX_WORKERS = 1024
+
+
+def workers_option(workers: int | None) -> int | None:
+    """Check a --workers value (None: the command's default): outside 1 to MAX_WORKERS is
+    a clear error (exit 2); more than the CPUs is cut to the CPU count, with a note, since
+    the extra processes would only wait (results never depend on the count)."""
+    import os
+
+    if workers is None:
+        return None
+    if not 1 <= workers <= MAX_WORKERS:
+        raise fail(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}")
+    cpus = os.cpu_count() or 1
+    if workers > cpus:
+        err.print(
+            f"--workers {workers}: this machine has {cpus} CPUs; using {cpus} workers.",
+            highlight=False,
+        )
+        return cpus
+    return workers
+
+
 def rules_option(text: str, game: str | None = None) -> Any:
     """Parse a --rules value, turning a bad one into a clear error and exit code 2."""
     from bluffdice.games.registry import parse_rules

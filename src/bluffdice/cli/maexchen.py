@@ -103,6 +103,16 @@ def maexchen(
     rate: Annotated[
         float, typer.Option(help="Datagrams per second one address may send.")
     ] = 5000.0,
+    spin: Annotated[
+        int,
+        typer.Option(
+            help="Microseconds the server keeps reading for an awaited answer before it "
+            "sleeps (0: sleep at once). Bots on the same machine answer within it and the "
+            "server need not be woken for each answer; it gives the CPU to any other "
+            "process that wants it meanwhile.",
+            metavar="MICROSECONDS",
+        ),
+    ] = 500,
     db: Annotated[str | None, typer.Option(help=DB_HELP, show_default=False)] = None,
     store: Annotated[bool, typer.Option("--store/--no-store", help="Store every round.")] = True,
     live: Annotated[
@@ -146,6 +156,8 @@ def maexchen(
         raise fail(f"--max-datagram must be between 64 and 65507, not {max_datagram}")
     if rate <= 0:
         raise fail(f"--rate must be positive, not {rate}")
+    if not 0 <= spin <= 100_000:
+        raise fail(f"--spin must be between 0 and 100000 microseconds, not {spin}")
     if dice not in ("system", "fair"):
         raise fail(f"--dice must be system or fair, not {dice!r}")
     specs = house_bot_specs(house_bots)
@@ -159,6 +171,7 @@ def maexchen(
         rate=rate,
         burst=max(rate / 10, 50.0),
         rounds=rounds,
+        spin=spin / 1e6,
     )
     if interrupted:
         signal.signal(signal.SIGINT, previous)

@@ -142,8 +142,13 @@ def _contest_board(
         raise fail(f"--maexchen-dice must be system or fair, not {dice!r}")
     specs = house_bot_specs(house_bots)
     _check_udp_port(host, port)
+    # spin=0: the contest shares its event loop with the web tables, whose moves must
+    # not wait while the contest reads its socket for a bot's answer.
     contest = Contest(
-        Options(host=host, port=port), house_bots=specs, database=store, fair=dice == "fair"
+        Options(host=host, port=port, spin=0.0),
+        house_bots=specs,
+        database=store,
+        fair=dice == "fair",
     )
     return Scoreboard(contest)
 

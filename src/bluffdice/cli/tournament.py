@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bluffdice.cli.app import app, err, fail, open_store, out, plot_target, rules_option
+from bluffdice.cli.app import (
+    app,
+    err,
+    fail,
+    open_store,
+    out,
+    plot_target,
+    rules_option,
+    workers_option,
+)
 from bluffdice.errors import BluffdiceError
 from bluffdice.protocol import DEFAULT_MOVE_TIME
 from bluffdice.store.location import sqlite_path
@@ -147,9 +156,7 @@ def tournament(
     parsed = rules_option(rules if rules is not None else spec.name, spec.name)
     if executor not in EXECUTORS:
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
-    if workers is not None and not 1 <= workers <= 1024:
-        raise fail(f"--workers must be between 1 and 1024, not {workers}")
-    workers = _capped(workers)
+    workers = workers_option(workers)
     plot = plot_target(plot)
     names = bots.split(",") if bots is not None else list(available_bots(spec.name))
     the_seed = seed if seed is not None else secrets.randbits(32)
@@ -281,15 +288,6 @@ def _discard(database: Store, tid: int, created: Path | None) -> None:
     if created is not None:
         for leftover in (created, Path(f"{created}-wal"), Path(f"{created}-shm")):
             leftover.unlink(missing_ok=True)
-
-
-def _capped(workers: int | None) -> int | None:
-    """More workers than CPUs only adds processes that wait: cap, and say so."""
-    cpus = os.cpu_count() or 1
-    if workers is not None and workers > cpus:
-        err.print(f"--workers {workers}: this machine has {cpus} CPUs; using {cpus} workers.")
-        return cpus
-    return workers
 
 
 SHOWN_FAULTS = 10

@@ -26,7 +26,25 @@ TERMINAL: Final = -2
 
 
 class RuleError(BluffdiceError):
-    """A rule set or rule string that does not describe a valid game."""
+    """A rule set or rule string that does not describe a valid game.
+
+    Made by `said`, it also carries the key of its template in
+    `bluffdice.games.rule_texts.RULE_TEXTS` and the parameters (`params`, ready for
+    JSON), so the web page can say it in its own language; the text is the English.
+    """
+
+    def __init__(
+        self, text: str, key: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(text)
+        self.key = key
+        self.params = params or {}
+
+    @classmethod
+    def said(cls, key: str, **params: Any) -> RuleError:
+        from bluffdice.games.rule_texts import json_params, words
+
+        return cls(str(words(key, **params)), key, json_params(params))
 
 
 class IllegalAction(BluffdiceError):

@@ -164,7 +164,7 @@ def get_game(name: str) -> GameSpec:
     spec = _NAMES.get(key)
     if spec is None:
         _load_all()
-        raise RuleError(f"unknown game {name!r}; games are: {', '.join(sorted(_NAMES))}")
+        raise RuleError.said("rule.unknownGame", name=repr(name), games=", ".join(sorted(_NAMES)))
     return spec
 
 
@@ -194,9 +194,10 @@ def parse_rules(text: str, game: str | None = None) -> Any:
         base = spec.default_rules()
     else:
         known = ", ".join(known_names())
-        raise RuleError(f"unknown preset or game {name!r}; known names are: {known}")
+        raise RuleError.said("rule.unknownName", name=repr(name), known=known)
     if game is not None and spec is not get_game(game):
-        raise RuleError(f"{name!r} is a rule set of {spec.name}, not of {get_game(game).name}")
+        wanted = get_game(game).name
+        raise RuleError.said("rule.otherGame", name=repr(name), game=spec.name, wanted=wanted)
     return apply_options(spec.name, base, pairs)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from bluffdice.errors import clip
 from bluffdice.games.base import RuleError
+from bluffdice.games.rule_texts import Words, words
 
 MAX_DIGITS = 18
 """The longest whole number an option takes as text (a 64-bit integer's worth)."""
@@ -98,19 +99,24 @@ def describe_value(value: Any) -> str:
 
 def allowed_text(info: OptionInfo, default: Any) -> str:
     """A short phrase naming the values an option accepts."""
+    return str(allowed_words(info, default))
+
+
+def allowed_words(info: OptionInfo, default: Any) -> Words | str:
+    """`allowed_text` as a template (a list of choices is the rule string's own words)."""
     if isinstance(default, bool):
-        return "on or off"
+        return words("rule.allowed.onOff")
     if info.choices:
         return ", ".join(info.choices)
     if isinstance(default, int):
-        lo = "" if info.minimum is None else str(info.minimum)
-        hi = "" if info.maximum is None else str(info.maximum)
-        return f"a whole number from {lo} to {hi}" if lo and hi else "a whole number"
-    return "a value"
+        if info.minimum is not None and info.maximum is not None:
+            return words("rule.allowed.range", low=info.minimum, high=info.maximum)
+        return words("rule.allowed.number")
+    return words("rule.allowed.value")
 
 
 def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
-    where = f"{game} option {info.key}"
+    where = {"game": game, "option": info.key}
     if isinstance(default, bool):
         if raw is None:
             return True
@@ -119,28 +125,28 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
             return True
         if word in _FALSE:
             return False
-        raise RuleError(f"{where} takes on or off, not {clip(raw)}")
+        raise RuleError.said("rule.onOff", **where, value=clip(raw))
     if raw is None:
-        raise RuleError(f"{where} needs a value ({allowed_text(info, default)})")
+        raise RuleError.said("rule.needsValue", **where, allowed=allowed_words(info, default))
     raw = raw.strip()
     if info.choices:
         word = raw.lower().replace("_", "-")
         for choice in info.choices:
             if word == choice.replace("_", "-"):
                 return choice
-        raise RuleError(f"{where} must be one of {', '.join(info.choices)}; got {clip(raw)}")
+        choices = ", ".join(info.choices)
+        raise RuleError.said("rule.choice", **where, choices=choices, value=clip(raw))
     if isinstance(default, int):
+        allowed = allowed_words(info, default)
         if not re.fullmatch(r"[+-]?\d+", raw):
-            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {clip(raw)}")
+            raise RuleError.said("rule.badValue", **where, allowed=allowed, value=clip(raw))
         if len(raw) > MAX_DIGITS:  # int() refuses 4300 digits and more; no option needs 19
-            raise RuleError(
-                f"{where} must be {allowed_text(info, default)}; got a number of {len(raw)} digits"
-            )
+            raise RuleError.said("rule.digits", **where, allowed=allowed, digits=len(raw))
         number = int(raw)
         if (info.minimum is not None and number < info.minimum) or (
             info.maximum is not None and number > info.maximum
         ):
-            raise RuleError(f"{where} must be {allowed_text(info, default)}; got {number}")
+            raise RuleError.said("rule.badValue", **where, allowed=allowed, value=number)
         return number
     return raw
 
@@ -152,21 +158,18 @@ def split_rule_string(text: str) -> tuple[str, list[tuple[str, str | None]]]:
     """`name(a=1,b)` -> ("name", [("a", "1"), ("b", None)])."""
     match = _CALL.match(text)
     if match is None:
-        raise RuleError(
-            f"cannot read rule string {clip(text)}: write a preset or game name, optionally "
-            "followed by options in brackets, e.g. mia(lives=3,little_mia=on)"
-        )
+        raise RuleError.said("rule.unreadable", text=clip(text))
     name = match.group(1).lower()
     body = match.group(2)
     pairs: list[tuple[str, str | None]] = []
     if body is not None and body.strip():
         for part in body.split(","):
             if not part.strip():
-                raise RuleError(f"empty option in rule string {clip(text)}")
+                raise RuleError.said("rule.emptyOption", text=clip(text))
             key, eq, value = part.partition("=")
             key = key.strip().lower().replace("-", "_")
             if not key:
-                raise RuleError(f"option without a name in rule string {clip(text)}")
+                raise RuleError.said("rule.unnamedOption", text=clip(text))
             pairs.append((key, value if eq else None))
     return name, pairs
 
@@ -183,12 +186,12 @@ def apply_options(game: str, base: Any, pairs: list[tuple[str, str | None]]) -> 
         if real_key is None:
             short = len(key) <= 40  # matching a 100 KB key would take minutes
             hint = difflib.get_close_matches(key, list(normalized), n=1) if short else []
-            did_you_mean = f" (did you mean {normalized[hint[0]]}?)" if hint else ""
-            raise RuleError(
-                f"unknown {game} option {clip(key)}{did_you_mean}; options are: {', '.join(infos)}"
-            )
+            unknown = {"game": game, "option": clip(key), "options": ", ".join(infos)}
+            if hint:
+                raise RuleError.said("rule.unknownOption.hint", **unknown, hint=normalized[hint[0]])
+            raise RuleError.said("rule.unknownOption", **unknown)
         if names[real_key] in changes:
-            raise RuleError(f"{game} option {real_key} is given twice")
+            raise RuleError.said("rule.twice", game=game, option=real_key)
         default = getattr(base, names[real_key])
         changes[names[real_key]] = _convert(game, infos[real_key], default, raw)
     implied = getattr(rules_cls, "implied_changes", None)

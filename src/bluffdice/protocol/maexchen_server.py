@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import os
 import random
 import secrets
 import socket
@@ -78,6 +79,12 @@ class Options:
     names registered only to stall the contest, cannot make every round wait out the
     join window. 0: always invite everybody, as the classic servers do."""
     idle_retry: int = 10
+    spin: float = 0.0005
+    """Seconds the server keeps reading its socket for an awaited answer before it
+    sleeps in the event loop (0: never). Local bots answer within this, and a process
+    that stays awake gets their answers without being woken (on a virtual machine a
+    wake-up costs more than the work of a round's step); it yields the CPU to anything
+    else that wants it while it waits, so it costs little when the machine is busy."""
 
 
 @dataclass
@@ -96,6 +103,12 @@ class Stats:
     """Questions nobody answered in time (DID_NOT_TAKE_TURN, DID_NOT_ANNOUNCE)."""
     windows: int = 0
     """Join windows waited out to their end (not every invited player joined)."""
+    spun: int = 0
+    """Datagrams read while the server waited on its socket for an answer (`spin`), not
+    handed over by the event loop after a wake-up."""
+    spin_waited: float = 0.0
+    """Seconds (wall time) spent waiting on the socket in `spin`, not handling what came
+    in: the server's CPU time only while no other process wanted the CPU."""
 
 
 @dataclass
@@ -177,6 +190,15 @@ Ruling = dict[str, Any]
 
 _TURN = frozenset({"ROLL", "SEE"})
 _ANNOUNCE = frozenset({"ANNOUNCE"})
+_SPIN_RETRY = 50
+"""A player who did not answer while the server read the socket for it is not waited
+for that way again until it has been asked this many more questions (a bot far away, or
+one in the server's own process that cannot answer before the server returns to the
+event loop)."""
+_SPIN_LIMIT = 0.005
+"""Seconds of reading the socket (`_spin`) after which the event loop gets a whole turn
+(its timers, other tasks, other sockets) before the server reads it again, however many
+answers come in meanwhile."""
 _TIMER_SLACK = 0.001
 """A question timer that fires this close to the deadline counts as on time (some event
 loops keep time in milliseconds)."""
@@ -247,6 +269,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._sock: socket.socket | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop `start()` ran in (asking asyncio for it costs a system call each time)."""
+        self._spinning = False
+        self._spun = 0.0
+        """Seconds spent in `_spin` since the event loop last ran its timers."""
+        self._unspun: dict[str, int] = {}
+        """Players not to spin for, with how many more questions (see _SPIN_RETRY)."""
+        self._held: Callable[[], PlayedRound] | None = None
+        """A round that is over and whose end is queued: it goes out with the next
+        round's invitations and the round is booked after them (`_book`)."""
         self._outbox: list[tuple[bytes, Address]] = []
         self._urgent: Address | None = None
         self._tokens: list[str] = []
@@ -287,7 +317,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     def close(self) -> None:
         self.stop()
-        self._flush()
+        self._book()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -296,10 +326,19 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self.transport.close()
 
     async def run(self) -> None:
-        """Play rounds until stopped or `options.rounds` rounds are played."""
+        """Play rounds until stopped or `options.rounds` rounds are played.
+
+        Unlike `play_round`, a round's end (PLAYER LOST, SCORE) waits for the next
+        round's invitations and goes out in the same burst, and the round is booked
+        (its record made, the listeners told) while the players answer them: the
+        players' processes wake once instead of twice, and the bookkeeping costs the
+        round no time."""
         limit = self.options.rounds
-        while not self._stopping and (limit is None or self.stats.rounds < limit):
-            await self.play_round()
+        try:
+            while not self._stopping and (limit is None or self.stats.rounds < limit):
+                await self._play_round()
+        finally:
+            self._book()
 
     # --- datagrams in ----------------------------------------------------------------------
 
@@ -415,6 +454,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     def _drop(self, client: Client) -> None:
         self._missed.pop(client.name, None)
+        self._unspun.pop(client.name, None)
         self.clients.pop(client.name, None)
         self._by_address.pop(client.address, None)
 
@@ -430,6 +470,95 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._outbox.append((data, address))
 
     def _flush(self) -> None:
+        """Send what is queued, then read the awaited answers straight from the socket
+        for a while (`_spin`)."""
+        self._send_out()
+        if self._question is not None or self._invites:
+            self._spin()
+
+    def _spin(self) -> None:
+        """Read the socket without sleeping while an answer is awaited, for up to
+        `options.spin` seconds after the last answer played, yielding the CPU to any
+        other runnable process meanwhile; what comes in is handled exactly as the
+        event loop would hand it over (`datagram_received`). Nested calls (an answer
+        played in here flushes too) return at once, after `_SPIN_LIMIT` seconds the
+        event loop gets a turn first, and a player who let a spell run out is not
+        waited for this way for a while (`_SPIN_RETRY`)."""
+        budget = self.options.spin
+        sock = self._sock
+        if budget <= 0 or sock is None or self._spinning or self._spun >= _SPIN_LIMIT:
+            return
+        self._spinning = True
+        recvfrom, clock, pause = sock.recvfrom, time.monotonic, os.sched_yield
+        start = now = clock()
+        deadline, limit = now + budget, now + _SPIN_LIMIT - self._spun
+        question, invites = self._question, len(self._invites)
+        handled = 0.0
+        try:
+            while self._awaited_quick():
+                try:
+                    data, addr = recvfrom(65536)
+                except BlockingIOError:
+                    if clock() > deadline:
+                        self._unspin()
+                        return
+                    pause()
+                    continue
+                except OSError:
+                    return  # an ICMP error: the event loop hands it to error_received
+                self.stats.spun += 1
+                handling = clock()
+                try:
+                    self.datagram_received(data, addr)
+                except Exception as exc:  # noqa: BLE001 - as the event loop would report it
+                    assert self._loop is not None
+                    self._loop.call_exception_handler(
+                        {"message": "datagram_received failed", "exception": exc}
+                    )
+                handled += clock() - handling
+                if self._question is not question or len(self._invites) != invites:
+                    question, invites = self._question, len(self._invites)
+                    now = clock()
+                    if now > limit:
+                        return
+                    deadline = now + budget
+        finally:
+            self._spinning = False
+            if not self._spun:
+                assert self._loop is not None, "start() the server first"
+                self._loop.call_later(0, self._spin_again)
+            spell = clock() - start
+            self._spun += spell
+            self.stats.spin_waited += spell - handled
+
+    def _awaited_quick(self) -> bool:
+        """Whether an answer is awaited from a player worth spinning for."""
+        question = self._question
+        if question is not None:
+            return question.name not in self._unspun
+        return any(name not in self._unspun for name in self._invites.values())
+
+    def _unspin(self) -> None:
+        """The players awaited let a spell run out: skip them for a while."""
+        question = self._question
+        late = [question.name] if question is not None else self._invites.values()
+        for name in late:
+            self._unspun[name] = _SPIN_RETRY
+
+    def _asked(self, name: str) -> None:
+        """Count a question towards the player's next spell (see `_unspin`)."""
+        left = self._unspun.get(name)
+        if left is not None:
+            if left <= 1:
+                del self._unspun[name]
+            else:
+                self._unspun[name] = left - 1
+
+    def _spin_again(self) -> None:
+        """A timer: the event loop had its turn since the server last read the socket."""
+        self._spun = 0.0
+
+    def _send_out(self) -> None:
         """Send what one step of a round produced, in one burst: a bot's process then
         wakes once for all its lines instead of once per line, which is most of what a
         round costs on a small machine. The player asked a question gets its lines
@@ -488,6 +617,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
         token = self._token()
         timeout = self.options.timeout
         self._question = _Question(name, token, commands, time.monotonic() + timeout)
+        if self._unspun:
+            self._asked(name)
         self._urgent = client.address
         self._send(f"{line};{token}".encode(), client.address)
         if self._timer is None:
@@ -530,13 +661,28 @@ class MaexchenServer(asyncio.DatagramProtocol):
     # --- rounds ----------------------------------------------------------------------------
 
     async def play_round(self) -> PlayedRound | None:
-        """One round: invitations, then play; None if it was canceled."""
+        """One round: invitations, then play; None if it was canceled. Its end is sent
+        and it is booked before this returns."""
         try:
-            return await self._play_round()
+            await self._play_round()
         finally:
-            self._flush()
+            played = self._book()
+        return played
 
-    async def _play_round(self) -> PlayedRound | None:
+    def _book(self) -> PlayedRound | None:
+        """Send what is queued (a held round's end first of all), then book the held
+        round: its record made, the listeners told."""
+        self._send_out()
+        finish, self._held = self._held, None
+        if finish is None:
+            return None
+        played = finish()
+        for listener in self.listeners:
+            listener(played)
+        return played
+
+    async def _play_round(self) -> None:
+        """A round, up to its end queued and held (see `run`)."""
         self._invitations += 1
         retry = self._invitations % max(1, self.options.idle_retry) == 0
         idle = self.options.idle_after
@@ -545,37 +691,33 @@ class MaexchenServer(asyncio.DatagramProtocol):
             for c in self.clients.values()
             if not c.spectator and (retry or not idle or self._missed.get(c.name, 0) < idle)
         ]
-        if not players and not retry and any(not c.spectator for c in self.clients.values()):
-            return None  # everybody is idle: straight on to the next retry round
         if not players:
-            assert self._player_arrived is not None, "start() the server first"
-            self._player_arrived.clear()
-            await self._player_arrived.wait()
-            return None
+            self._book()
+            if retry or not any(not c.spectator for c in self.clients.values()):
+                assert self._player_arrived is not None, "start() the server first"
+                self._player_arrived.clear()
+                await self._player_arrived.wait()
+            return  # else everybody is idle: straight on to the next retry round
         joined = await self._invite(players)
         if self._stopping:
-            return None
+            return
         if not joined:
             self.stats.canceled += 1
             self._broadcast("ROUND CANCELED;NO_PLAYERS")
             self._flush()
             await asyncio.sleep(self.options.idle_pause)
-            return None
+            return
         self.round_number += 1
         if len(joined) == 1:
             self.stats.canceled += 1
             self._broadcast(f"ROUND STARTED;{self.round_number};{joined[0]}")
             self._broadcast("ROUND CANCELED;ONLY_ONE_PLAYER")
-            return None
+            return
         try:
-            played = await self._play(joined)
+            self._held = await self._play(joined)
         except Stopped:
-            return None
-        self._flush()  # the round's end goes out before anybody else hears of it
+            return
         self.stats.rounds += 1
-        for listener in self.listeners:
-            listener(played)
-        return played
 
     async def _invite(self, players: list[str]) -> list[str]:
         if len(players) > MAX_SEATS:
@@ -585,13 +727,18 @@ class MaexchenServer(asyncio.DatagramProtocol):
         for name in players:
             token = self._token()
             self._invites[token] = name
+            if self._unspun:
+                self._asked(name)
             self._tell(name, f"ROUND STARTING;{token}")
         loop = self._loop
         assert loop is not None, "start() the server first"
         window: asyncio.Future[proto.Answer | None] = loop.create_future()
         self._all_joined = window if self.options.early_start else None
         timer = loop.call_later(self.options.timeout, self._window_over, window)
-        self._flush()
+        # The last round's end goes out first, with the invitations; it is booked while
+        # the players answer them.
+        self._book()
+        self._spin()
         try:
             await window
         finally:
@@ -611,7 +758,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self.stats.windows += 1
             window.set_result(None)
 
-    async def _play(self, joined: list[str]) -> PlayedRound:
+    async def _play(self, joined: list[str]) -> Callable[[], PlayedRound]:
+        """Play the round and queue its end; returns what books it (see `run`)."""
         seats = list(joined)
         self.shuffle.shuffle(seats)
         dice = self.round_dice(self.round_number) if self.round_dice else self.dice
@@ -647,32 +795,37 @@ class MaexchenServer(asyncio.DatagramProtocol):
             if not c.spectator and c.name not in self.scores
         ]
         self._broadcast(proto.score_line([*self.scores.items(), *waiting]))
-        record = Record(
-            game=table.spec.name,
-            rules=self._rules_text,
-            players=n,
-            steps=tuple(e.text for e in table.log),
-        )
-        # A round the server ruled on ends before the engine's end: its seed is revealed
-        # all the same, since no die of it is ever drawn again.
-        fair = (
-            dice.fair_record(record, unfinished=ruling is not None)
-            if isinstance(dice, FairDice)
-            else None
-        )
-        return PlayedRound(
-            number=self.round_number,
-            order=order,
-            record=record,
-            seats=tuple(seats),
-            losers=losers,
-            reason=reason,
-            ruling=ruling,
-            points=points,
-            scores=dict(self.scores),
-            dice=dice,
-            fair=fair,
-        )
+        number, scores = self.round_number, dict(self.scores)
+
+        def book() -> PlayedRound:
+            record = Record(
+                game=table.spec.name,
+                rules=self._rules_text,
+                players=n,
+                steps=tuple(e.text for e in table.log),
+            )
+            # A round the server ruled on ends before the engine's end: its seed is
+            # revealed all the same, since no die of it is ever drawn again.
+            fair = (
+                dice.fair_record(record, unfinished=ruling is not None)
+                if isinstance(dice, FairDice)
+                else None
+            )
+            return PlayedRound(
+                number=number,
+                order=order,
+                record=record,
+                seats=tuple(seats),
+                losers=losers,
+                reason=reason,
+                ruling=ruling,
+                points=points,
+                scores=scores,
+                dice=dice,
+                fair=fair,
+            )
+
+        return book
 
     async def _turns(self, table: Table) -> Ruling | None:
         """Play the table's round; returns the server's ruling if the round ended outside

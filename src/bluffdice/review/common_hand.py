@@ -19,9 +19,9 @@ from functools import lru_cache
 from typing import Any
 
 from bluffdice.games.common_hand.actions import Challenge, Claim, Reroll, Revealed
-from bluffdice.games.common_hand.hands import HandKey, describe_key, hand_key, hand_text
+from bluffdice.games.common_hand.hands import HandKey, hand_key, hand_text
 from bluffdice.review.walk import Rater, Rating
-from bluffdice.review.words import Phrase
+from bluffdice.review.words import Phrase, poker_hand
 
 UNIFORM = Phrase("rv.model.poker")
 UNIFORM_TEXT = Phrase("rv.model.poker.about")
@@ -90,9 +90,9 @@ class CommonHandRater(Rater):
             kind = "claim"
         situation: str
         if view.phase == "raise":
-            situation = Phrase("rv.ch.raise", claim=last.describe()) if last else ""
+            situation = Phrase("rv.ch.raise", claim=poker_hand(last.key)) if last else ""
         elif last is not None:
-            situation = Phrase("rv.ch.facing", claim=last.describe())
+            situation = Phrase("rv.ch.facing", claim=poker_hand(last.key))
         else:
             situation = Phrase("rv.ch.open")
         rating = Rating(
@@ -102,7 +102,7 @@ class CommonHandRater(Rater):
             kind=kind,
             situation=situation,
             choice=str(action),
-            knew=Phrase("rv.ch.knew", dice=hand_text(own), hand=describe_key(mine)),
+            knew=Phrase("rv.ch.knew", dice=hand_text(own), hand=poker_hand(mine)),
             model=UNIFORM,
         )
         if last is not None and view.phase == "claim":
@@ -130,7 +130,7 @@ class CommonHandRater(Rater):
             if isinstance(event, Revealed):
                 dice = hand_text(tuple(sorted(event.hands[event.claimer])))
                 made = "rv.ch.truth.made" if event.held else "rv.ch.truth.missed"
-                rating.truth = Phrase(made, dice=dice, claim=event.claim.describe())
+                rating.truth = Phrase(made, dice=dice, claim=poker_hand(event.claim.key))
                 return
 
     def summary(self, ratings: list[Rating]) -> dict[str, Any]:

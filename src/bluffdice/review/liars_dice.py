@@ -17,7 +17,7 @@ from typing import Any
 from bluffdice.games.liars_dice.actions import Bid, Challenge, Revealed
 from bluffdice.odds.binomial import die_probability, matches, p_at_least
 from bluffdice.review.walk import Rater, Rating
-from bluffdice.review.words import Phrase
+from bluffdice.review.words import Phrase, spoken_bid
 
 BINOMIAL = Phrase("rv.model.binomial")
 BINOMIAL_TEXT = Phrase("rv.model.binomial.about")
@@ -48,7 +48,7 @@ class LiarsDiceRater(Rater):
             elif isinstance(legal, Challenge) and view.bid is not None:
                 risks[str(legal)] = holds(view.bid)
         kind = "call" if isinstance(action, Challenge) else "bid"
-        last = f"{view.bid.quantity}x{view.bid.face}" if view.bid is not None else None
+        last = spoken_bid(view.bid.quantity, view.bid.face) if view.bid is not None else None
         rating = Rating(
             number=number,
             step=step,
@@ -85,7 +85,7 @@ class LiarsDiceRater(Rater):
                 rating.truth = Phrase(
                     f"rv.ld.truth.{held}{one}",
                     count=event.count,
-                    bid=f"{event.quantity}x{event.face}",
+                    bid=spoken_bid(event.quantity, event.face),
                 )
                 return
 

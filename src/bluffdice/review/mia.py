@@ -30,7 +30,7 @@ from bluffdice.odds.mia import (
     roll_distribution,
 )
 from bluffdice.review.walk import Rater, Rating
-from bluffdice.review.words import Phrase
+from bluffdice.review.words import Phrase, Term, mia_value
 
 ODDS_MODEL = Phrase("rv.model.odds")
 ODDS_MODEL_TEXT = Phrase("rv.model.odds.about")
@@ -47,11 +47,16 @@ class MiaRater(Rater):
         self.policy, self.policy_name = _shipped_policy(rules)
         self.models: dict[str, str] = {ODDS_MODEL: ODDS_MODEL_TEXT}
         if self.policy is not None:
+            from bluffdice.solve.problems import mia_spec_from_json
+
             self.models[Phrase("rv.model.equilibrium", name=self.policy_name)] = Phrase(
                 "rv.model.equilibrium.about",
-                title=self.policy.title,
+                title=policy_title(mia_spec_from_json(self.policy.spec)),
                 exploitability=f"{self.policy.exploitability:.2g}",
             )
+
+    def _value(self, value: int) -> Term:
+        return mia_value(value, self.rules.ranking)
 
     # --- the walk's calls ------------------------------------------------------------
 
@@ -66,11 +71,13 @@ class MiaRater(Rater):
     def truth(self, before: Any, rating: Rating, events: Sequence[Any]) -> None:
         for event in events:
             if isinstance(event, Revealed):
+                value = self._value(event.value)
                 if event.announced is None:
-                    rating.truth = Phrase("rv.mia.truth.dice", value=event.value)
+                    rating.truth = Phrase("rv.mia.truth.dice", value=value)
                 else:
                     key = "rv.mia.truth.held" if event.truthful else "rv.mia.truth.lie"
-                    rating.truth = Phrase(key, value=event.value, announced=event.announced)
+                    announced = self._value(event.announced)
+                    rating.truth = Phrase(key, value=value, announced=announced)
                 return
 
     def summary(self, ratings: list[Rating]) -> dict[str, Any]:
@@ -106,13 +113,13 @@ class MiaRater(Rater):
         last = calls[-1]
         previous = calls[-2].value if len(calls) >= 2 else None
         said = "rv.mia.answer.passed" if last.kind == "pass" else "rv.mia.answer.announced"
-        player, value = self.names[last.player], last.value
+        player, value = self.names[last.player], self._value(last.value)
         rating = Rating(
             number=number,
             step=step,
             round=view.round,
             kind="answer",
-            situation=Phrase(said, player=player, value=value, previous=previous)
+            situation=Phrase(said, player=player, value=value, previous=self._value(previous))
             if previous is not None
             else Phrase(f"{said}.open", player=player, value=value),
             choice=str(action),
@@ -122,7 +129,7 @@ class MiaRater(Rater):
         ranking = self.rules.ranking
         if known is not None:
             short = ranking.rank(known) < ranking.rank(last.value)
-            rating.knew = Phrase("rv.mia.knew.seen", dice=known)
+            rating.knew = Phrase("rv.mia.knew.seen", dice=self._value(known))
             rating.figures["p_challenge_wins"] = 1.0 if short else 0.0
             rating.model = Phrase("rv.model.exact")
             rating.note = Phrase("rv.mia.note.short" if short else "rv.mia.note.hold")
@@ -139,7 +146,7 @@ class MiaRater(Rater):
         try:
             decision = decide(self.rules, previous, announced)
         except ValueError as exc:
-            rating.note = Phrase("rv.note.outside", reason=exc)
+            rating.note = Phrase("rv.note.outside", reason=self._outside(exc, previous, announced))
             return
         rating.model = ODDS_MODEL
         rating.figures["p_announcement_true"] = _float(decision.p_true)
@@ -174,19 +181,18 @@ class MiaRater(Rater):
         calls = view.calls
         previous = calls[-1].value if calls else None
         dice = view.my_dice
+        shown = {"dice": self._value(dice)} if dice is not None else {}
         situation = "rv.mia.announce" if dice is not None else "rv.mia.announce.unseen"
         rating = Rating(
             number=number,
             step=step,
             round=view.round,
             kind="announce",
-            situation=Phrase(situation, dice=dice, previous=previous)
+            situation=Phrase(situation, **shown, previous=self._value(previous))
             if previous is not None
-            else Phrase(f"{situation}.open", dice=dice),
+            else Phrase(f"{situation}.open", **shown),
             choice=str(action),
-            knew=Phrase("rv.knew.dice", dice=dice)
-            if dice is not None
-            else Phrase("rv.mia.knew.blind"),
+            knew=Phrase("rv.knew.dice", **shown) if shown else Phrase("rv.mia.knew.blind"),
         )
         rolls = {dice: Fraction(1)} if dice is not None else roll_distribution(self.rules)
         ranking = self.rules.ranking
@@ -209,7 +215,7 @@ class MiaRater(Rater):
                         total += p * loss
                     losses[str(legal.value)], answers[str(legal.value)] = total, answer
         except ValueError as exc:
-            rating.note = Phrase("rv.note.outside", reason=exc)
+            rating.note = Phrase("rv.note.outside", reason=self._outside(exc, previous, None))
             losses = {}
         if losses:
             rating.model = ODDS_MODEL
@@ -262,6 +268,17 @@ class MiaRater(Rater):
         if reply:
             rating.figures["equilibrium_believes"] = round(1.0 - reply.get("challenge", 0.0), 4)
 
+    def _outside(self, exc: ValueError, previous: int | None, announced: int | None) -> Any:
+        """Why the odds model does not cover a spot, in words the page can translate where
+        the spot is one the model refuses on purpose (see odds.mia_model._check); any
+        other refusal as the model's own English."""
+        if previous == MIA:
+            return Phrase("rv.mia.outside.afterMia")
+        if announced is not None and previous is not None and "may not follow" in str(exc):
+            key = "rv.mia.outside.equal" if self.rules.relaxed_raise else "rv.mia.outside.beat"
+            return Phrase(key, announced=self._value(announced), previous=self._value(previous))
+        return exc
+
     # --- the solved policy -------------------------------------------------------------
 
     def _heads_up(self, view: Any) -> bool:
@@ -311,3 +328,26 @@ def _shipped_policy(rules: MiaRules) -> tuple[Any, str]:
         if entry["game"] == "mia" and all(entry["spec"].get(k) == wanted.get(k) for k in keys):
             return shipped(name), name
     return None, ""
+
+
+def policy_title(spec: Any) -> Phrase:
+    """A solved round's title (a MiaRoundSpec) as the review's templates say it; its
+    English is `spec.describe()`, word for word (tests/test_web_review.py checks it)."""
+    parts = [Phrase("rv.policy.round")]
+    ranking = spec.ranking
+    for name in ("doubles_ascending", "little_mia", "halbmeier", "pips"):
+        if getattr(ranking, name):
+            parts.append(Phrase(f"rv.policy.{name}"))
+    if spec.pass_allowed:
+        end = "draw" if spec.at_cap == "draw" else "forced"
+        parts.append(Phrase(f"rv.policy.pass.{end}", cap=spec.pass_cap))
+    else:
+        parts.append(Phrase("rv.policy.noPass"))
+    end_by = "instant" if spec.mia_end == "instant" else "look"
+    parts.append(Phrase(f"rv.policy.mia.{end_by}"))
+    if spec.beat_mia:
+        parts.append(Phrase("rv.policy.beatMia"))
+    title = parts[-1]
+    for part in reversed(parts[:-1]):
+        title = Phrase("rv.policy.and", first=part, second=title)
+    return title

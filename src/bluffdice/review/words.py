@@ -9,6 +9,7 @@ English equals it and that every other language has each key with the same place
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 TEMPLATES: dict[str, str] = {
@@ -42,6 +43,19 @@ TEMPLATES: dict[str, str] = {
         "claim, a claim when your own dice do not make it, a reroll when the new dice give no "
         "hand above the last claim, so the claim you then owe is a bluff)"
     ),
+    # a solved round's title (bluffdice.solve.mia.MiaRoundSpec.describe), in parts
+    "rv.policy.and": "{first}, {second}",
+    "rv.policy.round": "heads-up Mia round",
+    "rv.policy.doubles_ascending": "doubles ascending",
+    "rv.policy.little_mia": "little mia",
+    "rv.policy.halbmeier": "halbmeier",
+    "rv.policy.pips": "pips",
+    "rv.policy.pass.draw": "pass (at most {cap} between rolls, then a pass is a draw)",
+    "rv.policy.pass.forced": "pass (at most {cap} between rolls, then no pass)",
+    "rv.policy.noPass": "no pass",
+    "rv.policy.mia.instant": "Mia shown at once",
+    "rv.policy.mia.look": "Mia: give up or look",
+    "rv.policy.beatMia": "beat Mia",
     # notes beside a rating
     "rv.note.and": "{first}; {second}",
     "rv.note.equilibrium": (
@@ -63,6 +77,13 @@ TEMPLATES: dict[str, str] = {
     "rv.mia.note.hold": "the dice hold",
     "rv.mia.note.passOver": "a pass over dice nobody has rolled again: outside the odds model",
     "rv.mia.note.passing": "passing is outside the odds model",
+    "rv.mia.outside.afterMia": (
+        "nothing is announced after Mia: the round ends with give up or look"
+    ),
+    "rv.mia.outside.beat": "{announced} may not follow {previous}: an announcement must beat it",
+    "rv.mia.outside.equal": (
+        "{announced} may not follow {previous}: an announcement must equal or beat it"
+    ),
     "rv.mia.announce": "you held {dice}, announcing over {previous}",
     "rv.mia.announce.open": "you held {dice}, announcing to open the round",
     "rv.mia.announce.unseen": "you held dice you did not look at, announcing over {previous}",
@@ -94,6 +115,51 @@ TEMPLATES: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True, eq=False)
+class Term:
+    """A value a sentence names that the page words itself in its own language: a Mia
+    value (`mia.value`: value, named as `Ranking.named` says), a Liar's Dice bid
+    (`ld.bid`: quantity, face), a poker-dice hand (`ch.hand`: hand, high, low), a game
+    (`game`: name). `text` is its English, the words the terminal uses for it."""
+
+    kind: str
+    text: str
+    fields: dict[str, Any]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"term": self.kind, **self.fields}
+
+
+def mia_value(value: int, ranking: Any) -> Term:
+    """A Mia value as its ranking names it: `21 (Mia)`, `62 (8 pips)`, `55`."""
+    return Term("mia.value", ranking.name(value), {"value": value, "named": ranking.named(value)})
+
+
+def spoken_bid(quantity: int, face: int) -> Term:
+    """A Liar's Dice bid as said aloud: `3 fives`, `1 4`."""
+    from bluffdice.games.liars_dice import face_plural
+
+    said = f"{quantity} {face_plural(face) if quantity != 1 else face}"
+    return Term("ld.bid", said, {"quantity": quantity, "face": face})
+
+
+def poker_hand(key: tuple[int, int, int]) -> Term:
+    """A poker-dice hand or claim (its HandKey): `full house, kings over tens`."""
+    from bluffdice.games.common_hand.hands import CATEGORIES, describe_key
+
+    category, high, low = key
+    fields = {"hand": CATEGORIES[category], "high": high, "low": low}
+    return Term("ch.hand", describe_key(key), fields)
+
+
+def game(spec: Any) -> Term:
+    """A game by its title (the registry's GameSpec)."""
+    return Term("game", spec.title, {"name": spec.name})
+
+
 class Phrase(str):
     """An English sentence of the review that knows its template (see the module's doc).
     Parameters are plain values or other phrases (a note made of two notes)."""
@@ -108,7 +174,7 @@ class Phrase(str):
         # what the page gets: numbers and phrases as they are, anything else (an error,
         # a hand) as its text
         phrase.params = {
-            name: value if isinstance(value, (Phrase, int, float)) else str(value)
+            name: value if isinstance(value, Phrase | Term | int | float) else str(value)
             for name, value in params.items()
         }
         return phrase
@@ -132,5 +198,6 @@ def _rebuild(key: str, params: dict[str, Any]) -> Phrase:
 
 
 def said(value: Any) -> Any:
-    """A phrase as the page reads it ({"key", "params"}); anything else as it is."""
-    return value.to_json() if isinstance(value, Phrase) else value
+    """A phrase as the page reads it ({"key", "params"}), a term as {"term", ...fields};
+    anything else as it is."""
+    return value.to_json() if isinstance(value, Phrase | Term) else value

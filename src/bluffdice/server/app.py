@@ -23,16 +23,17 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bluffdice.bots import available_bots
-from bluffdice.games.base import BluffdiceError
+from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
+from bluffdice.server.pages import page_response
 from bluffdice.store.tables import TableStore
 
 if TYPE_CHECKING:  # loads with `serve --maexchen` only
@@ -72,10 +73,11 @@ class TableSockets:
 
 
 def error(problem: BluffdiceError, status: int = 400) -> JSONResponse:
-    """The refusal as JSON: its English text, and for the hall's own refusals the
-    catalogue key and parameters the page shows it with in its own language."""
+    """The refusal as JSON: its English text, and for the hall's own refusals and a bad
+    rule string the catalogue key and parameters the page shows it with in its own
+    language (a parameter may itself be {"key", "params"})."""
     answer: dict[str, Any] = {"error": str(problem)}
-    if isinstance(problem, HallError) and problem.key is not None:
+    if isinstance(problem, HallError | RuleError) and problem.key is not None:
         answer.update(key=problem.key, params=problem.params)
     return JSONResponse(answer, status_code=status)
 
@@ -108,7 +110,7 @@ def create_app(
             hall.close()
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        return page_response(request, "index.html")
 
     async def api_games(request: Request) -> Response:
         from bluffdice.cli.rules import game_entry, ruleset_entry

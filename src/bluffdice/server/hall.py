@@ -25,7 +25,7 @@ import msgspec
 
 from bluffdice.bots import available_bots, load_bot
 from bluffdice.bots.base import Bot
-from bluffdice.games.base import BluffdiceError
+from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
@@ -104,7 +104,7 @@ class HallError(BluffdiceError):
     and parameters, so the page can show it in its own language."""
 
     def __init__(
-        self, text: str, key: str | None = None, params: dict[str, str] | None = None
+        self, text: str, key: str | None = None, params: dict[str, Any] | None = None
     ) -> None:
         super().__init__(text)
         self.key = key
@@ -885,6 +885,8 @@ class Hall:
             raise HallError.said("err.tableObject")
         try:
             rules_obj = parse_rules(str(request.get("rules", "")))
+        except RuleError as exc:  # the page words it from its catalogue's rule.* keys
+            raise HallError(str(exc), exc.key, exc.params) from None
         except BluffdiceError as exc:
             raise HallError(str(exc)) from None
         rules = rules_string(rules_obj)
@@ -894,9 +896,12 @@ class Hall:
         if not isinstance(seats_in, list):
             raise HallError.said("err.noSeats")
         if not spec.min_players <= len(seats_in) <= spec.max_players:
-            raise HallError.said(
+            refusal = HallError.said(
                 "err.players", game=spec.title, low=spec.min_players, high=spec.max_players
             )
+            # the page says the game's title in its own language
+            refusal.params["game"] = {"key": f"game.{spec.name}", "params": {}}
+            raise refusal
         bots = available_bots(game)
         seats: list[SeatSpec] = []
         for item in seats_in:
@@ -987,7 +992,7 @@ class Hall:
         if cached is not None:
             return cached
         from bluffdice.review import review_game
-        from bluffdice.review.words import Phrase
+        from bluffdice.review.words import Phrase, game
 
         table = self._finished_table(table_id)
         ratings: list[dict[str, Any]] = []
@@ -1003,11 +1008,11 @@ class Hall:
                     ratings.append({"seat": seat, **row})
         except (NotImplementedError, BluffdiceError, ValueError) as exc:
             ratings, models, models_said = [], {}, {}
-            game = table.spec.title
+            title = game(table.spec)  # the page says the game's name in its language
             reason = (
-                Phrase("rv.none.why", game=game, reason=exc)
+                Phrase("rv.none.why", game=title, reason=exc)
                 if str(exc)
-                else Phrase("rv.none", game=game)
+                else Phrase("rv.none", game=title)
             )
         ratings.sort(key=lambda row: row["step"])
         answer = {

@@ -15,17 +15,15 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from bluffdice.protocol.maexchen_contest import Contest
-
-STATIC = Path(__file__).parent / "static"
+from bluffdice.server.pages import page_response
 
 WAIT = 20.0
 """Longest a long-poll waits for a change, in seconds (below common proxy timeouts)."""
@@ -82,7 +80,7 @@ def routes(board: Scoreboard) -> list[BaseRoute]:
     """The page and its data, to add to the web server's routes."""
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "scoreboard.html", headers={"Cache-Control": "no-cache"})
+        return page_response(request, "scoreboard.html")
 
     async def api(request: Request) -> Response:
         after = request.query_params.get("after")

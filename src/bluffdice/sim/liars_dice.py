@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from bluffdice.games.liars_dice.dice import hand_outcomes
 from bluffdice.games.liars_dice.rules import LiarsDiceRules
-from bluffdice.sim.alias import alias_tables, below, random_words
+from bluffdice.sim.alias import alias_tables, below, random_words, stacked_alias_tables
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -222,8 +222,7 @@ class LiarsDiceSim:
         for t in seats:
             if t.rules != rules or t.players != self.players:
                 raise ValueError(f"table {t.name!r} was made for other rules or players")
-        rows = np.concatenate([t.probs.reshape(-1, self.layout.width) for t in seats])
-        prob, alias = alias_tables(rows)
+        prob, alias = stacked_alias_tables([t.probs.reshape(-1, self.layout.width) for t in seats])
         # column j's threshold is stored as j + threshold: a draw u in [0, width) is
         # compared as it is, without taking its fraction
         self.cut = (prob + np.arange(self.layout.width, dtype=np.float32)).ravel()

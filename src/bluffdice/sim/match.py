@@ -9,17 +9,25 @@ both win (a tied score) is a draw.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from bluffdice.games.registry import game_of, rules_string
+from bluffdice.games.registry import game_of, parse_rules, rules_string
+from bluffdice.parallel import ordered_map
 
 CHUNK = 50_000
-"""Games per simulator call: bounds memory and paces the progress bar."""
+"""Games per simulator call and per unit of work: bounds memory, paces the progress bar
+and spreads the work over workers. Fixed, never derived from the worker count, so that
+the results do not depend on it."""
+
+ENGINE_CHUNK = 50
+"""Games per unit of work for pairs the rules engine plays (about a thousand times
+slower than the simulator)."""
 
 
 @dataclass
@@ -152,70 +160,169 @@ def run_matches(
     games: int,
     seed: int,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> MatchReport:
-    """Every pair of `bots` plays `games` games (the same seed gives the same report)."""
+    """Every pair of `bots` plays `games` games, in `workers` local processes (one: in
+    this process). The same seed gives the same report for any number of workers: the
+    games are cut into fixed chunks, each with its own seed spawned from `seed`, the
+    pair and the chunk's place, and the chunks are counted in order."""
     game = game_of(rules).name
     names = list(bots)
     report = MatchReport(game, rules_string(rules), names, games, seed)
     report.why_not = {b: why_not_tabular(game, b, rules) for b in names}
+    totals = [
+        ChunkResult(pair, 0, 0, 0, 0, 0, 0) for pair in range(len(names) * (len(names) - 1) // 2)
+    ]
+    for part in ordered_map(play_chunk, plan(report), workers):
+        totals[part.pair] = totals[part.pair].plus(part)
+        if progress is not None:
+            progress(part.games)
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    for i, j in pairs:
+    for (i, j), total in zip(pairs, totals, strict=True):
         a, b = names[i], names[j]
-        pair_seed = np.random.SeedSequence([seed, i, j])
         vectorised = report.why_not[a] is None and report.why_not[b] is None
-        play = _play_sim if vectorised else _play_engine
-        report.pairs.append(play(game, rules, a, b, games, pair_seed, progress))
+        n = max(games, 1)
+        report.pairs.append(
+            PairResult(
+                a,
+                b,
+                games,
+                total.wins_a,
+                total.wins_b,
+                vectorised,
+                total.rounds / n,
+                total.left_a / n,
+                total.left_b / n,
+            )
+        )
     return report
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games `start` to `start + size` of one pair: all a worker needs to play them
+    exactly as any other process would."""
+
+    game: str
+    rules: str
+    """The canonical rule string (it travels to workers as text, as in tournaments)."""
+    pair: int
+    a: str
+    b: str
+    vectorised: bool
+    flip: int
+    """Simulator chunks: 0 if `a` sits in the first seat, 1 if `b` does (engine chunks
+    alternate game by game)."""
+    start: int
+    size: int
+    seed: np.random.SeedSequence
+    bot_seed: int
+    """Engine chunks: game g's bots are seeded from bot_seed + g."""
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What a chunk adds to its pair's counts, `a`'s and `b`'s. Lives, scores and rounds
+    are whole numbers, so the sums are exact whatever the order."""
+
+    pair: int
+    games: int
+    wins_a: int
+    wins_b: int
+    left_a: int
+    left_b: int
+    rounds: int
+
+    def plus(self, other: ChunkResult) -> ChunkResult:
+        return ChunkResult(
+            self.pair,
+            self.games + other.games,
+            self.wins_a + other.wins_a,
+            self.wins_b + other.wins_b,
+            self.left_a + other.left_a,
+            self.left_b + other.left_b,
+            self.rounds + other.rounds,
+        )
+
+
+def plan(report: MatchReport) -> Iterator[Chunk]:
+    """The chunks of every pair, pair by pair, made as they are needed. Sizes and seeds
+    depend on the pair, the games and the seed only, never on the workers: pair (i, j)'s
+    seed is SeedSequence([seed, i, j]); the simulator's two seatings are its children 0
+    and 1, and chunk k of a seating is that seating's child k; engine chunk k is the pair
+    seed's child k (children as `SeedSequence.spawn` makes them)."""
+    names, games, game = report.bots, report.games_per_pair, report.game
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    for pair, (i, j) in enumerate(pairs):
+        a, b = names[i], names[j]
+        pair_seed = np.random.SeedSequence([report.seed, i, j])
+        if report.why_not[a] is None and report.why_not[b] is None:
+            for flip, count in enumerate(_halves(games)):
+                seating = child_seed(pair_seed, flip)
+                for start in range(0, count, CHUNK):
+                    size = min(CHUNK, count - start)
+                    seed = child_seed(seating, start // CHUNK)
+                    yield Chunk(game, report.rules, pair, a, b, True, flip, start, size, seed, 0)
+        else:
+            bots = int(pair_seed.generate_state(1)[0])
+            for start in range(0, games, ENGINE_CHUNK):
+                size = min(ENGINE_CHUNK, games - start)
+                seed = child_seed(pair_seed, start // ENGINE_CHUNK)
+                yield Chunk(game, report.rules, pair, a, b, False, 0, start, size, seed, bots)
+
+
+def child_seed(parent: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
+    """The k-th child `parent.spawn` would make, made alone: a plan of millions of
+    chunks never holds all their seeds at once."""
+    return np.random.SeedSequence(
+        parent.entropy, spawn_key=(*parent.spawn_key, k), pool_size=parent.pool_size
+    )
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    """The function workers run: one chunk, by the simulator or by the engine."""
+    return _play_sim(chunk) if chunk.vectorised else _play_engine(chunk)
 
 
 def _halves(games: int) -> tuple[int, int]:
     return games - games // 2, games // 2
 
 
-def _play_sim(
-    game: str,
-    rules: Any,
-    a: str,
-    b: str,
-    games: int,
-    seed: np.random.SeedSequence,
-    progress: Progress | None,
-) -> PairResult:
-    """Both seatings in the simulator; seat order (a, b) then (b, a)."""
-    wins = np.zeros(2, dtype=np.int64)
-    left = np.zeros(2)
-    rounds = 0.0
-    sims = _sims(game, rules, a, b)
-    rngs = [np.random.default_rng(s) for s in seed.spawn(2)]
-    for flip, count in enumerate(_halves(games)):
-        sim = sims[flip]
-        done = 0
-        while done < count:
-            size = min(CHUNK, count - done)
-            if game == "mia":
-                batch: Any = sim.run(size, rngs[flip], first=0)
-                winners = batch.winners
-                kept = batch.score if rules.mode != "lives" else batch.lives
-                rounds += float(batch.rounds.sum())
-            else:
-                batch = sim.run(size, rngs[flip], first=0 if rules.start == "first-seat" else None)
-                winners = batch.returns > 0
-                kept = np.zeros((size, 2))
-                rounds += float(size)
-            solo = winners & ~winners.all(axis=1, keepdims=True)
-            order = [1, 0] if flip else [0, 1]
-            wins += solo.sum(axis=0)[order]
-            left += kept.sum(axis=0)[order]
-            done += size
-            if progress is not None:
-                progress(size)
-    n = max(games, 1)
-    return PairResult(
-        a, b, games, int(wins[0]), int(wins[1]), True, rounds / n, left[0] / n, left[1] / n
+def _play_sim(chunk: Chunk) -> ChunkResult:
+    """A chunk of one seating in the simulator: seat order (a, b), or (b, a) if flipped."""
+    rules = _parsed(chunk.rules)
+    sim = _sims(chunk.game, chunk.rules, chunk.a, chunk.b)[chunk.flip]
+    rng = np.random.default_rng(chunk.seed)
+    size = chunk.size
+    if chunk.game == "mia":
+        batch: Any = sim.run(size, rng, first=0)
+        winners = batch.winners
+        kept = batch.score if rules.mode != "lives" else batch.lives
+        rounds = int(batch.rounds.sum())
+    else:
+        batch = sim.run(size, rng, first=0 if rules.start == "first-seat" else None)
+        winners = batch.returns > 0
+        kept = np.zeros((size, 2), dtype=np.int64)
+        rounds = size
+    solo = winners & ~winners.all(axis=1, keepdims=True)
+    order = [1, 0] if chunk.flip else [0, 1]
+    wins = solo.sum(axis=0)[order]
+    left = kept.sum(axis=0, dtype=np.int64)[order]
+    return ChunkResult(
+        chunk.pair, size, int(wins[0]), int(wins[1]), int(left[0]), int(left[1]), rounds
     )
 
 
-def _sims(game: str, rules: Any, a: str, b: str) -> tuple[Any, Any]:
+@functools.lru_cache(maxsize=64)
+def _parsed(rules_text: str) -> Any:
+    return parse_rules(rules_text)
+
+
+@functools.lru_cache(maxsize=64)
+def _sims(game: str, rules_text: str, a: str, b: str) -> tuple[Any, Any]:
+    """Both seatings' simulators, kept per process: a worker builds a pair's tables once,
+    whichever of its chunks it plays."""
+    rules = _parsed(rules_text)
     if game == "mia":
         from bluffdice.sim.mia import MiaSim
         from bluffdice.sim.mia_tables import table_for
@@ -228,28 +335,22 @@ def _sims(game: str, rules: Any, a: str, b: str) -> tuple[Any, Any]:
     return LiarsDiceSim(rules, [la, lb]), LiarsDiceSim(rules, [lb, la])
 
 
-def _play_engine(
-    game: str,
-    rules: Any,
-    a: str,
-    b: str,
-    games: int,
-    seed: np.random.SeedSequence,
-    progress: Progress | None,
-) -> PairResult:
-    """Both seatings in the rules engine, the real bots, one game at a time."""
+def _play_engine(chunk: Chunk) -> ChunkResult:
+    """A chunk in the rules engine, the real bots, one game at a time; the seating
+    alternates game by game (even games: a in the first seat)."""
     from bluffdice.sim.engine import engine_bots, play_engine_game
 
-    base = int(seed.generate_state(1)[0])
-    dice = random.Random(base)
+    game, rules = chunk.game, _parsed(chunk.rules)
+    dice = random.Random(int(chunk.seed.generate_state(1)[0]))
     wins = [0, 0]
-    left = [0.0, 0.0]
-    rounds = 0.0
+    left = [0, 0]
+    rounds = 0
     first = 0 if game == "mia" else None
-    for g in range(games):
+    for g in range(chunk.start, chunk.start + chunk.size):
         flip = g % 2
-        order = (b, a) if flip else (a, b)
-        state = play_engine_game(rules, engine_bots(order, game, base + g), dice, first=first)
+        order = (chunk.b, chunk.a) if flip else (chunk.a, chunk.b)
+        bots = engine_bots(order, game, chunk.bot_seed + g)
+        state = play_engine_game(rules, bots, dice, first=first)
         winners = set(state.result.winners)
         kept = _left(game, rules, state)
         for seat, name_index in enumerate((1, 0) if flip else (0, 1)):
@@ -257,17 +358,14 @@ def _play_engine(
                 wins[name_index] += 1
             left[name_index] += kept[seat]
         rounds += state.round
-        if progress is not None:
-            progress(1)
-    n = max(games, 1)
-    return PairResult(a, b, games, wins[0], wins[1], False, rounds / n, left[0] / n, left[1] / n)
+    return ChunkResult(chunk.pair, chunk.size, wins[0], wins[1], left[0], left[1], rounds)
 
 
-def _left(game: str, rules: Any, state: Any) -> tuple[float, ...]:
+def _left(game: str, rules: Any, state: Any) -> tuple[int, ...]:
     """Lives left (Mia lives mode), the score or sips (other Mia modes), dice left."""
     if game == "mia":
         values: tuple[int, ...] = state.lives if rules.mode == "lives" else state.scores
-        return tuple(float(v) for v in values)
+        return tuple(int(v) for v in values)
     if game == "liars-dice" and rules.single_round:
-        return (0.0,) * int(state.players)
-    return tuple(float(d) for d in state.dice)
+        return (0,) * int(state.players)
+    return tuple(int(d) for d in state.dice)

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.sim.alias import alias_tables, below, random_words
+from bluffdice.sim.alias import below, random_words, stacked_alias_tables
 from bluffdice.sim.mia_tables import (
     BEAT,
     CHALLENGE,
@@ -92,18 +92,17 @@ class MiaSim:
         self.rules = rules
         self.players = len(seats)
         self.layout = layout_of(rules)
-        rows = np.concatenate(
+        prob, alias = stacked_alias_tables(
             [
                 np.concatenate([t.hold.reshape(-1, WIDTH), t.answer.reshape(-1, WIDTH)])
                 for t in seats
             ]
         )
-        prob, alias = alias_tables(rows)
         # Column j's threshold is stored as j + threshold, so the draw x in [0, WIDTH)
         # is compared as it is, without taking its fraction. One extra column catches the
         # rare x that rounds up to WIDTH itself in float32: it always answers the alias
         # of the last column (or the last column, when that one keeps itself).
-        count = rows.shape[0]
+        count = prob.shape[0]
         cut = np.empty((count, _COLUMNS), dtype=np.float32)
         cut[:, :WIDTH] = prob + np.arange(WIDTH, dtype=np.float32)
         cut[:, WIDTH] = -1.0

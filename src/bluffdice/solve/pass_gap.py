@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from bluffdice.solve import mia
@@ -61,9 +60,12 @@ EPSILON = 1e-9
 """A deviation must gain more than this (times the opponent's reach at the node)."""
 
 
-@dataclass
-class PassGap:
-    """Where and how the deviating role leaves the folded policy, and what it gains."""
+class PassGap(msgspec.Struct, frozen=True):
+    """Where and how the deviating role leaves the folded policy, and what it gains.
+
+    A Struct so that msgspec writes the package data and checks its types on loading. The
+    shipped file also carries the derived `gain` (its first writer put it there), which
+    loading skips: `gain` is always `value - base`."""
 
     rules: str
     policy: str
@@ -85,36 +87,6 @@ class PassGap:
         if row is None:
             return None
         return row.get(ANY_HAND if hand is None else hand)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules,
-            "policy": self.policy,
-            "pass_cap": self.pass_cap,
-            "role": self.role,
-            "from_passes": self.from_passes,
-            "no_pass_at": self.no_pass_at,
-            "value": self.value,
-            "base": self.base,
-            "gain": self.gain,
-            "nodes": self.nodes,
-            "overrides": self.overrides,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PassGap:
-        return cls(
-            rules=data["rules"],
-            policy=data["policy"],
-            pass_cap=int(data["pass_cap"]),
-            role=int(data["role"]),
-            from_passes=int(data["from_passes"]),
-            no_pass_at=None if data.get("no_pass_at") is None else int(data["no_pass_at"]),
-            overrides={k: dict(v) for k, v in data["overrides"].items()},
-            value=float(data["value"]),
-            base=float(data["base"]),
-            nodes=int(data["nodes"]),
-        )
 
 
 def folded_strategy(
@@ -299,16 +271,18 @@ def compute(
     )
 
 
+class _GapFile(msgspec.Struct, frozen=True):
+    gaps: list[PassGap]
+
+
 def save(gaps: list[PassGap], path: str | Path) -> None:
-    data = {"gaps": [gap.to_json() for gap in gaps]}
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    Path(path).write_bytes(gzip.compress(text.encode(), mtime=0))
+    text = msgspec.json.encode(_GapFile(gaps), order="sorted")
+    Path(path).write_bytes(gzip.compress(text, mtime=0))
 
 
 def load(raw: bytes) -> dict[int, PassGap]:
-    data = json.loads(gzip.decompress(raw))
-    gaps = [PassGap.from_json(g) for g in data["gaps"]]
-    return {gap.role: gap for gap in gaps}
+    data = msgspec.json.decode(gzip.decompress(raw), type=_GapFile)
+    return {gap.role: gap for gap in data.gaps}
 
 
 @lru_cache(maxsize=1)

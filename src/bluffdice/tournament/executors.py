@@ -7,23 +7,17 @@ depend on the executor: each game carries its own seeds.
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
-import signal
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
-from bluffdice.protocol.limits import worker_dies_with
+from bluffdice.parallel import IN_FLIGHT, ordered_map
 from bluffdice.tournament.play import GameJob, GameResult, play_chunk
 
 EXECUTORS = ("local", "ray")
-
-IN_FLIGHT = 4
-"""Chunks submitted ahead per worker: enough to keep workers busy, few enough that a
-long tournament's results do not pile up in memory."""
 
 
 class Executor(Protocol):
@@ -43,13 +37,8 @@ class SerialExecutor:
 
 
 class ProcessExecutor:
-    """A pool of local worker processes.
-
-    Workers are started by forkserver (or spawn), not fork: the parent runs a progress
-    bar thread, and forking a process that has threads can deadlock. Each worker dies
-    with the process that started it (and its bot programs with it), so a tournament
-    killed with SIGKILL leaves nothing running.
-    """
+    """A pool of local worker processes (`bluffdice.parallel`: started by forkserver,
+    they die with the process that started them, and their bot programs with them)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -57,37 +46,8 @@ class ProcessExecutor:
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        with ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(os.getpid(),),
-        ) as pool:
-            window: deque[Future[list[GameResult]]] = deque()
-            try:
-                for chunk in chunks:
-                    window.append(pool.submit(play_chunk, chunk, rules_text))
-                    if len(window) >= IN_FLIGHT * self.workers:
-                        yield window.popleft().result()
-                while window:
-                    yield window.popleft().result()
-            finally:
-                for future in window:
-                    future.cancel()
-
-
-def _start_worker(parent: int) -> None:
-    """A worker ignores Ctrl-C (the parent reports it) and dies with the parent."""
-    _leave_ctrl_c_to_parent()
-    worker_dies_with(parent)
-
-
-def _leave_ctrl_c_to_parent() -> None:
-    """Ctrl-C reaches every process of the terminal's group: workers ignore it, so the
-    parent alone stops the tournament and says what was stored (no worker tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        play = functools.partial(play_chunk, rules_text=rules_text)
+        yield from ordered_map(play, chunks, self.workers)
 
 
 class RayExecutor:

@@ -79,10 +79,7 @@ class LiarsDiceRules(RulesValue):
 
     def __post_init__(self) -> None:
         if self.ones_bids and self.wild != "ones":
-            raise RuleError(
-                "liars-dice option ones_bids=on needs wild=ones: without wild ones, ones are "
-                "an ordinary face and can always be bid"
-            )
+            raise RuleError.said("rule.ld.onesBids")
 
     def scoring(self) -> Scoring:
         return Scoring(left="dice", count_losses=False)

@@ -428,55 +428,47 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
                     winners=alive, losers=eliminated, standings=alive + eliminated[::-1]
                 )
         if result is not None:
-            state = _replace(
-                self,
-                phase="over",
-                turn=-1,
-                moves=self.moves + 1,
-                dice=dice,
-                hands=((),) * n,
-                bid=None,
-                bidder=-1,
-                bids=(),
-                palifico=False,
-                eliminated=eliminated,
-                eliminated_in=eliminated_in,
-                last_round=summary,
-                result=result,
+            phase, turn, number, starter = "over", -1, self.round, self.starter
+            palifico, done = False, self.palifico_done
+            shown += (result,)
+        else:
+            # The loser of a challenge, or the calza caller, opens the next round; a player
+            # first down to one die, with three or more left, makes it a palifico round.
+            starter = player if call == "liar" else me
+            if not dice[starter]:
+                starter = _next_alive(dice, starter)
+            done = self.palifico_done
+            palifico = (
+                rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
             )
-            return _step(Step, (state, shown + (result,)))
-        # The loser of a challenge, or the calza caller, opens the next round; a player
-        # first down to one die, with three or more left, makes it a palifico round.
-        starter = player if call == "liar" else me
-        if not dice[starter]:
-            starter = _next_alive(dice, starter)
-        done = self.palifico_done
-        palifico = rules.palifico and delta < 0 and after == 1 and not done[player] and left >= 3
-        if palifico:
-            done = done[:player] + (True,) + done[player + 1 :]
-        roller = 0  # every living cup is rolled, in seat order
-        while not dice[roller]:
-            roller += 1
-        shown += (
-            RoundStarted(round=self.round + 1, starter=starter, dice=dice, palifico=palifico),
-        )
-        state = _replace(
-            self,
-            phase="roll",
-            turn=roller,
-            round=self.round + 1,
-            moves=self.moves + 1,
-            starter=starter,
-            dice=dice,
-            hands=((),) * n,
-            bid=None,
-            bidder=-1,
-            bids=(),
-            palifico=palifico,
-            palifico_done=done,
-            eliminated=eliminated,
-            eliminated_in=eliminated_in,
-            last_round=summary,
+            if palifico:
+                done = done[:player] + (True,) + done[player + 1 :]
+            phase, turn, number = "roll", 0, self.round + 1
+            while not dice[turn]:  # every living cup is rolled, in seat order
+                turn += 1
+            shown += (RoundStarted(round=number, starter=starter, dice=dice, palifico=palifico),)
+        # Every field by position, in declaration order (tests/test_liars_dice.py checks
+        # it): with keywords, this many arguments make CPython build a dict for the call,
+        # which costs more than the rest of the showdown's state.
+        state = LiarsDiceState(
+            self.rules,
+            n,  # players
+            phase,
+            turn,
+            number,  # round
+            self.moves + 1,
+            starter,
+            dice,
+            ((),) * n,  # hands
+            palifico,
+            done,  # palifico_done
+            None,  # bid
+            -1,  # bidder
+            (),  # bids
+            eliminated,
+            eliminated_in,
+            summary,  # last_round
+            result,
         )
         return _step(Step, (state, shown))
 

@@ -106,7 +106,7 @@ class MiaRules:
 
     def __post_init__(self) -> None:
         if self.relaxed_raise and self.pass_allowed:
-            raise RuleError("mia option relaxed_raise=on forbids the pass: also set pass=off")
+            raise RuleError.said("rule.mia.relaxedPass")
 
     @staticmethod
     def implied_changes(changes: dict[str, object]) -> dict[str, object]:

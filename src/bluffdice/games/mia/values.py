@@ -134,15 +134,29 @@ class Ranking:
 
     def name(self, value: int) -> str:
         """A value as a player says it: `21 (Mia)`, `55`, `62 (8 pips)`."""
-        if value == MIA:
+        named = self.named(value)
+        if named == "mia":
             return "21 (Mia)"
-        if value == LITTLE_MIA and self.little_mia:
+        if named == "littleMia":
             return "31 (little Mia)"
-        if value == HALBMEIER and self.halbmeier:
+        if named == "halbmeier":
             return "42 (Halbmeier)"
-        if self.pips and not is_double(value):
+        if named == "pips":
             return f"{value} ({pips(value)} pips)"
         return str(value)
+
+    def named(self, value: int) -> str | None:
+        """Which name `name` gives the value (mia, littleMia, halbmeier, pips), or None
+        for a plain number: a page in another language words the value from this."""
+        if value == MIA:
+            return "mia"
+        if value == LITTLE_MIA and self.little_mia:
+            return "littleMia"
+        if value == HALBMEIER and self.halbmeier:
+            return "halbmeier"
+        if self.pips and not is_double(value):
+            return "pips"
+        return None
 
 
 @lru_cache(maxsize=64)

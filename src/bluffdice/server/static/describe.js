@@ -28,12 +28,20 @@ export function ruleOption(rules, key, fallback) {
 // A Mia value as a player says it (as bluffdice.games.mia.values names it): 21 (Mia),
 // 31 (little Mia), 42 (Halbmeier), 62 (8 pips).
 export function miaValue(value, rules = "") {
-  if (value === 21) return t("value.mia");
-  if (value === 31 && ruleOption(rules, "little_mia", "off") === "on") return t("value.littleMia");
-  if (value === 42 && ruleOption(rules, "halbmeier", "off") === "on") return t("value.halbmeier");
   const high = Math.floor(value / 10); const low = value % 10;
-  if (high !== low && ruleOption(rules, "pips", "off") === "on") return t("value.pips", {value, pips: high + low});
+  const on = (option) => ruleOption(rules, option, "off") === "on";
+  if (value === 21) return namedValue(value, "mia");
+  if (value === 31 && on("little_mia")) return namedValue(value, "littleMia");
+  if (value === 42 && on("halbmeier")) return namedValue(value, "halbmeier");
+  if (high !== low && on("pips")) return namedValue(value, "pips");
   return String(value);
+}
+
+// A Mia value under the name its rules give it (Ranking.named: mia, littleMia, halbmeier,
+// pips; none: the plain number).
+function namedValue(value, named) {
+  if (!named) return String(value);
+  return t(`value.${named}`, {value, pips: Math.floor(value / 10) + (value % 10)});
 }
 
 // "1 life", "2 lives": the catalogue's plural forms (n.WORD.one/few/many/other) by the
@@ -232,8 +240,20 @@ function claimName(claim) {
 export function phrase(said, english = "") {
   if (!said || typeof said !== "object") return english;
   const params = Object.fromEntries(Object.entries(said.params || {}).map(
-    ([k, v]) => [k, v !== null && typeof v === "object" ? phrase(v) : v]));
+    ([k, v]) => [k, v !== null && typeof v === "object" ? ("term" in v ? termText(v) : phrase(v)) : v]));
   return tElse(said.key, english, params);
+}
+
+// A value a review sentence names, sent as what it is ({term: KIND, ...fields}; see
+// bluffdice.review.words.Term) and worded here like the table page words it.
+export function termText(term) {
+  switch (term.term) {
+    case "mia.value": return namedValue(term.value, term.named);
+    case "ld.bid": return bidText(term.quantity, term.face);
+    case "ch.hand": return handName(term.hand, term.high, term.low);
+    case "game": return gameTitle(term.name);
+    default: return String(term.value ?? term.term);
+  }
 }
 
 // A move as the record and the review name it ("challenge", "pass 42", "give up", "3x5"):

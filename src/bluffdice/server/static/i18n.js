@@ -27,10 +27,17 @@ export function setLanguage(lang) {
   localStorage.setItem("bluffdice.lang", lang);
 }
 
-// t("table.turn", {name: "Ann"}): the text with {name} filled in (params are plain text).
+// t("table.turn", {name: "Ann"}): the text with {name} filled in. Params are plain text,
+// or {key, params} for a text of the catalogue itself (what a bad rule string is told
+// names the values an option takes that way: rule.allowed.range).
 export function t(key, params = {}) {
   const text = messages[key] ?? fallback[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? param(params[name]) : `{${name}}`));
+}
+
+function param(value) {
+  return value !== null && typeof value === "object" && typeof value.key === "string"
+    ? t(value.key, value.params || {}) : String(value);
 }
 
 // A text the server also sends in English (a preset's or a bot's description, a game's
