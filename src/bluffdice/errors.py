@@ -4,10 +4,22 @@ the CLI can catch it without importing the games (`bluffdice.games.base` re-expo
 from __future__ import annotations
 
 import re
+from typing import Any
 
 
 class BluffdiceError(ValueError):
     """Base of the errors this package raises on bad input."""
+
+
+class WordedError(BluffdiceError):
+    """An error whose text is English and which also carries the catalogue key and the
+    parameters it was worded from (`params`, ready for JSON), so that a page can say it
+    in its own language. Subclasses make it with a `said(key, **params)`."""
+
+    def __init__(self, text: str, key: str | None = None, params: dict[str, Any] | None = None):
+        super().__init__(text)
+        self.key = key
+        self.params = params or {}
 
 
 QUOTED = re.compile(r"(['\"])([^'\"]{81,})\1")

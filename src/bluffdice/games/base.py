@@ -17,6 +17,7 @@ from typing import Any, Final, NamedTuple, Protocol, SupportsIndex, runtime_chec
 import msgspec
 
 from bluffdice.errors import BluffdiceError as BluffdiceError  # re-exported
+from bluffdice.errors import WordedError
 
 CHANCE: Final = -1
 """`current_player` when the next step is a chance outcome (dice, seat draw)."""
@@ -25,20 +26,13 @@ TERMINAL: Final = -2
 """`current_player` when the game is over."""
 
 
-class RuleError(BluffdiceError):
+class RuleError(WordedError):
     """A rule set or rule string that does not describe a valid game.
 
     Made by `said`, it also carries the key of its template in
     `bluffdice.games.rule_texts.RULE_TEXTS` and the parameters (`params`, ready for
     JSON), so the web page can say it in its own language; the text is the English.
     """
-
-    def __init__(
-        self, text: str, key: str | None = None, params: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(text)
-        self.key = key
-        self.params = params or {}
 
     @classmethod
     def said(cls, key: str, **params: Any) -> RuleError:

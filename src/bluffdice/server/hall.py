@@ -25,6 +25,7 @@ import msgspec
 
 from bluffdice.bots import available_bots, load_bot
 from bluffdice.bots.base import Bot
+from bluffdice.errors import WordedError
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
@@ -98,17 +99,10 @@ REFUSALS: Final[dict[str, str]] = {
 (static/i18n; tests/test_web_i18n.py keeps the two equal in English)."""
 
 
-class HallError(BluffdiceError):
+class HallError(WordedError):
     """A request the hall refuses (bad rules, a full table, an unknown table): the text
     is shown to the person who asked. Made by `said`, it also carries its catalogue key
     and parameters, so the page can show it in its own language."""
-
-    def __init__(
-        self, text: str, key: str | None = None, params: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(text)
-        self.key = key
-        self.params = params or {}
 
     @classmethod
     def said(cls, key: str, **params: Any) -> HallError:
