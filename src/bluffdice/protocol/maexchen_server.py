@@ -473,8 +473,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         """Send what is queued, then read the awaited answers straight from the socket
         for a while (`_spin`)."""
         self._send_out()
-        if self._question is not None or self._invites:
-            self._spin()
+        self._spin()
 
     def _spin(self) -> None:
         """Read the socket without sleeping while an answer is awaited, for up to
@@ -486,7 +485,13 @@ class MaexchenServer(asyncio.DatagramProtocol):
         waited for this way for a while (`_SPIN_RETRY`)."""
         budget = self.options.spin
         sock = self._sock
-        if budget <= 0 or sock is None or self._spinning or self._spun >= _SPIN_LIMIT:
+        if (
+            budget <= 0
+            or sock is None
+            or self._spinning
+            or self._spun >= _SPIN_LIMIT
+            or not self._awaited_quick()
+        ):
             return
         self._spinning = True
         recvfrom, clock, pause = sock.recvfrom, time.monotonic, os.sched_yield
