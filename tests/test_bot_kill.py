@@ -27,7 +27,7 @@ def descendants(pid: int) -> set[int]:
         for task in tasks:
             try:
                 children = Path(f"/proc/{parent}/task/{task}/children").read_text().split()
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError):
                 continue
             for child in map(int, children):
                 if child not in found:
@@ -36,10 +36,14 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+# A process can exit between opening its /proc file and reading it; the read then fails
+# with ESRCH (ProcessLookupError) rather than ENOENT, so every reader tolerates both.
+
+
 def running(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
@@ -47,14 +51,14 @@ def running(pid: int) -> bool:
 def parent(pid: int) -> int:
     try:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (FileNotFoundError, IndexError):
+    except (FileNotFoundError, ProcessLookupError, IndexError):
         return -1
 
 
 def command_line(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
         return ""
 
 
