@@ -543,12 +543,15 @@ def test_moves_of_one_loop_turn_are_committed_together_before_anyone_is_told(
 def test_a_move_reaches_each_seat_as_one_frame_of_its_messages(tmp_path: Path) -> None:
     async def play() -> None:
         hall, seated = seated_hall(database(tmp_path), 1)
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the turn that stores and frames the greetings
+        await asyncio.sleep(0)  # the next one writes them
         ((table_id, connections),) = seated
         for connection in connections:
             connection.queue.clear()
         move_now(hall, table_id, connections)
         assert all(not c.queue for c in connections)  # nothing before the end of the turn
+        await asyncio.sleep(0)
+        assert all(not c.queue for c in connections)  # stored; written at the next turn
         await asyncio.sleep(0)
         table = hall.tables[table_id].table
         assert table is not None and (pending := table.pending()) is not None

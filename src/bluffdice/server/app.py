@@ -34,6 +34,7 @@ from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
 from bluffdice.server.pages import page_response
+from bluffdice.server.sockets import direct_socket
 from bluffdice.store.tables import TableStore
 
 if TYPE_CHECKING:  # loads with `serve --maexchen` only
@@ -234,6 +235,12 @@ def create_app(
             return
         connection = Connection(live.seat_of(token), hall=hall)
         live.connect(connection)
+        protocol = direct_socket(send)
+        if protocol is not None:
+            # `bluffdice serve`: messages reach the table from the socket's callback and
+            # frames are written at once; the reader below then waits only for the
+            # disconnect and the writer only for frames a full buffer held back.
+            connection.direct = protocol.adopt(functools.partial(hall.inbound, live, connection))
         reader = asyncio.create_task(_read(receive, live, connection))
         writer = asyncio.create_task(_write(websocket, send, connection))
         try:
@@ -243,6 +250,8 @@ def create_app(
                 task.cancel()
                 if task.done() and not task.cancelled():
                     task.exception()  # a closed socket: nothing to report
+            if protocol is not None:
+                protocol.on_message = None
             live.disconnect(connection)
             connection.drop("closed")
             with contextlib.suppress(Exception):

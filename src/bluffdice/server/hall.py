@@ -11,6 +11,7 @@ on one event loop without awaiting in between, so a table never sees two moves a
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import re
@@ -186,6 +187,9 @@ class Connection:
         self._loop: asyncio.AbstractEventLoop | None = None
         """The writer's loop, asked for once: on Python 3.11 every `get_running_loop`
         is a `getpid` system call, and a writer waits once per frame."""
+        self.direct: Callable[[bytes], bool] | None = None
+        """Writes a frame at once (`server.sockets.DirectSocket.write`), or returns False
+        when it cannot; then the frame waits in `queue` for the writer task."""
 
     def send(self, data: bytes) -> None:
         """Add one encoded message to this turn's frame."""
@@ -200,13 +204,21 @@ class Connection:
 
     def flush(self) -> None:
         """Queue this turn's messages as one frame."""
+        frame = self.take_frame()
+        if frame is not None:
+            self.put(frame)
+
+    def take_frame(self) -> bytes | None:
+        """This turn's messages as one frame (None if there are none); the outbox starts
+        again empty."""
         messages, self.outbox = self.outbox, []
-        if messages:
-            self.put(b"[" + b",".join(messages) + b"]")
+        return b"[" + b",".join(messages) + b"]" if messages else None
 
     def put(self, frame: bytes) -> None:
         """Queue a frame now (`send` gathers messages into one frame per turn)."""
         if self.dropped:
+            return
+        if self.direct is not None and not self.queue and self.direct(frame):
             return
         if len(self.queue) >= self.queue_size:
             self.drop("too slow: messages piled up")
@@ -707,6 +719,10 @@ class Hall:
         """Accepted steps waiting for the end of the turn's commit (see `write_step`)."""
         self.outgoing_now: list[Connection] = []
         """Connections with messages this turn: framed after the commit (`end_turn`)."""
+        self.committed: list[tuple[Connection, bytes]] = []
+        """Frames whose steps are stored, written at the start of the next turn."""
+        self.inbox: deque[tuple[LiveTable, Connection, bytes]] = deque()
+        """Messages straight from the sockets (`inbound`), handled in the next turn."""
         self._turn_end: asyncio.Handle | None = None
 
     # --- persistence ---------------------------------------------------------------------
@@ -741,16 +757,45 @@ class Hall:
                 return
             self._turn_end = loop.call_soon(self.end_turn)
 
+    def inbound(self, live: LiveTable, connection: Connection, data: bytes) -> None:
+        """A message as its socket received it (`server.sockets.DirectSocket`): handled
+        in the next turn, in the order the messages came."""
+        self.inbox.append((live, connection, data))
+        self._end_turn_soon()
+
     def end_turn(self) -> None:
-        """The end of a turn of the event loop: commit its steps, then send each
-        connection its messages of the turn as one frame."""
+        """One turn of the hall, run once per turn of the event loop that has work:
+        first write the frames the previous turn stored, then handle the messages that
+        came, then commit the steps they made and frame each connection's messages.
+
+        The frames of a turn go out at the start of the next turn, right after the event
+        loop polled its sockets, not at the end of this one: under load a turn then
+        writes, handles the moves that came in while it wrote, and commits, and the
+        clients have the whole turn to answer before the next poll. Writing at the end
+        instead made the answers to the last frames of a turn just miss the poll and
+        wait a whole turn, which doubled the slowest moves' latency."""
         if self._turn_end is not None:
             self._turn_end.cancel()
             self._turn_end = None
+        self._write_committed()
+        inbox = self.inbox
+        while inbox:
+            live, connection, data = inbox.popleft()
+            self.guard(live, functools.partial(live.receive, connection, data))
         self.commit()
         connections, self.outgoing_now = self.outgoing_now, []
+        committed = self.committed
         for connection in connections:
-            connection.flush()  # a closed table's connections are dropped: nothing goes
+            frame = connection.take_frame()  # a dropped connection has none
+            if frame is not None:
+                committed.append((connection, frame))
+        if committed:
+            self._end_turn_soon()
+
+    def _write_committed(self) -> None:
+        committed, self.committed = self.committed, []
+        for connection, frame in committed:
+            connection.put(frame)
 
     def commit(self) -> None:
         """Write the unwritten steps in one transaction. If the store fails, every table
@@ -1039,5 +1084,6 @@ class Hall:
 
     def close(self) -> None:
         self.end_turn()
+        self._write_committed()
         for live in self.tables.values():
             live.close()

@@ -1,0 +1,197 @@
+"""The table websocket under uvicorn with `DirectSocket`, as `bluffdice serve` runs it:
+messages go from the socket's callback to the table and frames are written at once, and
+a client whose buffer is full gets its frames later, in order, through the ASGI path."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from bluffdice.server import Hall, create_app
+from bluffdice.server.sockets import DirectSocket
+from bluffdice.store import Store
+from bluffdice.store.tables import TableStore
+from bluffdice.table import seeded
+
+Msg = dict[str, Any]
+
+
+@asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[str, uvicorn.Server]]:
+    tables = TableStore(Store(str(tmp_path / "serve.db")).engine)
+    counter = iter(range(1, 10_000))
+    hall = Hall(tables, dice=lambda: seeded(next(counter)), bot_delay=0)
+    config = uvicorn.Config(
+        create_app(tables, hall),
+        host="127.0.0.1",
+        port=0,
+        ws=DirectSocket,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    running = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(running, 10)
+
+
+class Seat:
+    """One client: every message it received, in order (a frame is a JSON array)."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.messages: list[Msg] = []
+        self.waiting: list[Msg] = []
+
+    async def recv(self) -> Msg:
+        if not self.waiting:
+            frame = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
+            assert isinstance(frame, list) and frame, frame
+            self.waiting = frame
+        message = self.waiting.pop(0)
+        self.messages.append(message)
+        return message
+
+    async def until(self, test: Callable[[Msg], bool]) -> Msg:
+        while not test(message := await self.recv()):
+            pass
+        return message
+
+
+async def two_seats(address: str) -> tuple[str, list[Seat]]:
+    async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+        made = (
+            await http.post(
+                "/api/tables",
+                json={"rules": "mia(lives=2)", "seats": [{"kind": "human"}] * 2, "name": "Ann"},
+            )
+        ).json()
+        joined = (await http.post(f"/api/tables/{made['id']}/join", json={"name": "Bob"})).json()
+    seats = []
+    for token in (made["token"], joined["token"]):
+        ws = await connect(f"ws://{address}/ws/{made['id']}")
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seats.append(Seat(ws))
+    return made["id"], seats
+
+
+def protocols(server: uvicorn.Server) -> list[DirectSocket]:
+    found = [p for p in server.server_state.connections if isinstance(p, DirectSocket)]
+    return found
+
+
+def test_a_game_plays_to_the_end_through_adopted_sockets(tmp_path: Path) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            table_id, seats = await two_seats(address)
+            for seat in seats:
+                await seat.until(lambda m: m["type"] == "table")
+            adopted = protocols(server)
+            assert len(adopted) == 2 and all(p.on_message is not None for p in adopted)
+            rng = random.Random(3)
+
+            async def play_out(seat: Seat) -> Msg:
+                while True:
+                    message = await seat.recv()
+                    if message["type"] == "prompt":
+                        action = rng.choice(message["view"]["legal_actions"])
+                        await seat.ws.send(
+                            json.dumps(
+                                {"type": "move", "state_id": message["state_id"], "action": action}
+                            )
+                        )
+                    if message["type"] == "table" and message["status"] == "finished":
+                        return message
+
+            ends = await asyncio.gather(*(play_out(s) for s in seats))
+            assert all(e["status"] == "finished" for e in ends)
+            # both seats heard the same moves, in the same order
+            heard = [[m["state_id"] for m in s.messages if m["type"] == "update"] for s in seats]
+            assert heard[0] == heard[1] and heard[0] == sorted(heard[0]) and len(heard[0]) > 4
+            for seat in seats:
+                await seat.ws.close()
+
+    asyncio.run(play())
+
+
+def test_messages_right_after_hello_keep_their_order(tmp_path: Path) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            _, seats = await two_seats(address)
+            first = seats[0]
+            # Sent at once after the hello, so some may come before the server adopted
+            # the socket: those are handed over first, in order.
+            for text in ("not json", '{"type": "fly"}', '{"type": "hint"}'):
+                await first.ws.send(text)
+            await first.ws.send(b"\xff\xfe binary garbage")
+            answers: list[Msg] = []
+            while len(answers) < 4:
+                message = await first.recv()
+                if message["type"] in ("refused", "hint", "error"):
+                    answers.append(message)
+            assert [(m["type"], m.get("code")) for m in answers] == [
+                ("refused", "malformed"),
+                ("refused", "malformed"),
+                ("hint", None),
+                ("refused", "malformed"),
+            ]
+            assert all(p.on_message is not None for p in protocols(server))
+            for seat in seats:
+                await seat.ws.close()
+
+    asyncio.run(play())
+
+
+async def quiet(seat: Seat, seconds: float = 0.3) -> int:
+    """Read until nothing comes for `seconds`; how many frames came."""
+    frames = 0
+    while True:
+        try:
+            await asyncio.wait_for(seat.ws.recv(), seconds)
+        except TimeoutError:
+            return frames
+        frames += 1
+
+
+def test_a_client_with_a_full_buffer_gets_its_frames_later_in_order(tmp_path: Path) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            _, seats = await two_seats(address)
+            late = seats[1]
+            await quiet(late)
+            port = late.ws.local_address[1]
+            (stalled,) = [p for p in protocols(server) if p.client and p.client[1] == port]
+            stalled.pause_writing()  # what uvicorn's transport calls when its buffer is full
+            for n in range(5):
+                await late.ws.send(json.dumps({"type": "hint", "n": n}))
+            assert await quiet(late) == 0  # held back while the buffer is full
+            stalled.resume_writing()
+            hints: list[Msg] = []
+            while len(hints) < 5:
+                message = await late.recv()
+                if message["type"] in ("hint", "error"):
+                    hints.append(message)
+            assert len(hints) == 5
+            assert stalled.on_message is not None  # still adopted: later frames go direct
+            await late.ws.send('{"type": "hint"}')
+            assert (await late.recv())["type"] in ("hint", "error")
+            for seat in seats:
+                await seat.ws.close()
+
+    asyncio.run(play())
