@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from bluffdice.server import Hall, create_app
+from bluffdice.server.hall import BURST, STRIKES
 from bluffdice.server.sockets import DirectSocket
 from bluffdice.store import Store
 from bluffdice.store.tables import TableStore
@@ -193,5 +196,36 @@ def test_a_client_with_a_full_buffer_gets_its_frames_later_in_order(tmp_path: Pa
             assert (await late.recv())["type"] in ("hint", "error")
             for seat in seats:
                 await seat.ws.close()
+
+    asyncio.run(play())
+
+
+def test_a_flood_from_one_connection_is_cut_off_and_the_others_play_on(
+    tmp_path: Path,
+) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            _, seats = await two_seats(address)
+            flooder, other = seats
+            await quiet(flooder)
+            # More than the burst and the strikes allow, in one go: the server reads many
+            # of them in one turn and drops the connection at the last strike.
+            for _ in range(int(BURST + STRIKES) + 200):
+                await flooder.ws.send('{"type": "hint"}')
+            answers = {"hint": 0, "error": 0}
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    message = await flooder.recv()
+                    if message["type"] in answers:
+                        answers[message["type"]] += 1
+            received = closed.value.rcvd
+            assert received is not None
+            assert (received.code, received.reason) == (1008, "too many messages")
+            # at most a burst answered; the refusals of the last turn went with the drop
+            assert 0 < answers["hint"] <= BURST + 1
+            # The other seat plays on.
+            await other.ws.send('{"type": "hint"}')
+            assert (await other.until(lambda m: m["type"] in ("hint", "error")))["type"]
+            await other.ws.close()
 
     asyncio.run(play())

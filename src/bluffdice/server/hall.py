@@ -760,8 +760,9 @@ class Hall:
     def inbound(self, live: LiveTable, connection: Connection, data: bytes) -> None:
         """A message as its socket received it (`server.sockets.DirectSocket`): handled
         in the next turn, in the order the messages came."""
-        self.inbox.append((live, connection, data))
-        self._end_turn_soon()
+        if not connection.dropped:
+            self.inbox.append((live, connection, data))
+            self._end_turn_soon()
 
     def end_turn(self) -> None:
         """One turn of the hall, run once per turn of the event loop that has work:
@@ -781,7 +782,8 @@ class Hall:
         inbox = self.inbox
         while inbox:
             live, connection, data = inbox.popleft()
-            self.guard(live, functools.partial(live.receive, connection, data))
+            if not connection.dropped:  # dropped earlier in this turn, or its table closed
+                self.guard(live, functools.partial(live.receive, connection, data))
         self.commit()
         connections, self.outgoing_now = self.outgoing_now, []
         committed = self.committed
