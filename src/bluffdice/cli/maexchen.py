@@ -187,7 +187,9 @@ def maexchen(
                     specs,
                     database,
                     duration,
-                    live and not as_json,
+                    # Rich draws a live table on a terminal only; elsewhere (a log file)
+                    # it would print the last frame next to the final table, unended.
+                    live and not as_json and err.is_terminal,
                     interrupted,
                     fair=dice == "fair",
                 )
