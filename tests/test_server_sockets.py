@@ -95,14 +95,13 @@ async def two_seats(address: str) -> tuple[str, list[Seat]]:
 
 
 def protocols(server: uvicorn.Server) -> list[DirectSocket]:
-    found = [p for p in server.server_state.connections if isinstance(p, DirectSocket)]
-    return found
+    return [p for p in server.server_state.connections if isinstance(p, DirectSocket)]
 
 
 def test_a_game_plays_to_the_end_through_adopted_sockets(tmp_path: Path) -> None:
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            table_id, seats = await two_seats(address)
+            _, seats = await two_seats(address)
             for seat in seats:
                 await seat.until(lambda m: m["type"] == "table")
             adopted = protocols(server)
