@@ -670,3 +670,50 @@ def test_a_version_2_store_gains_the_browser_tables(tmp_path: Path) -> None:
     )
     with make_client(db) as client:
         assert create(client)["token"]
+
+
+def test_the_server_checkpoints_sqlite_in_the_background(tmp_path: Path) -> None:
+    import time
+
+    from sqlalchemy import text
+
+    tables = TableStore(Store(str(tmp_path / "wal.db")).engine)
+    tables.create(
+        id="t", game="mia", rules="mia", players=2, limit=None, seats=[], status="running"
+    )
+
+    def wal_frames() -> int:
+        """Frames in the write-ahead log now (a passive checkpoint reports them)."""
+        with tables.engine.connect() as connection:
+            busy, frames, done = connection.execute(text("PRAGMA wal_checkpoint(PASSIVE)")).one()
+        return int(frames)
+
+    def write(commits: int, start: int) -> None:
+        for c in range(commits):
+            n0 = start + 100 * c
+            tables.append_many(
+                [
+                    {"table_id": "t", "n": n, "actor": 0, "text": "x" * 200}
+                    for n in range(n0, n0 + 100)
+                ]
+            )
+
+    assert tables.checkpoint_in_background(every=0.05)
+    assert not tables.checkpoint_in_background()  # not twice
+    with tables.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA wal_autocheckpoint")).scalar() == 0
+    write(40, 0)
+    seen = tables.checkpoints_done
+    deadline = time.monotonic() + 10
+    while tables.checkpoints_done < seen + 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert tables.checkpoints_done >= seen + 2
+    # The thread copied the log into the database, so the next commit starts the log
+    # again from its beginning: it holds that commit's frames only, not all 41.
+    write(1, 10_000)
+    assert wal_frames() < 40
+    assert len(tables.steps("t")) == 4100
+    tables.stop_checkpoints()
+    with tables.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA wal_autocheckpoint")).scalar() == 1000
+    assert not TableStore(Store(":memory:").engine).checkpoint_in_background()

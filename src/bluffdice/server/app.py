@@ -98,6 +98,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hall.resume()
+        if store is not None:
+            store.checkpoint_in_background()
         gc.freeze()  # what startup made lives on: later collections need not scan it
         # A move makes and drops many small objects (views, messages), nearly all freed
         # by their reference counts; collecting cycles every 20,000 allocations instead
@@ -109,6 +111,8 @@ def create_app(
         finally:
             gc.set_threshold(*thresholds)
             hall.close()
+            if store is not None:
+                store.stop_checkpoints()
 
     async def page(request: Request) -> Response:
         return page_response(request, "index.html")
