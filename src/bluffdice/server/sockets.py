@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 
 class DirectSocket(WebSocketsSansIOProtocol):
@@ -70,10 +71,9 @@ class DirectSocket(WebSocketsSansIOProtocol):
         """Frame `frame` (UTF-8 JSON) as a text message and write it now, if the
         connection is open and its write buffer below uvicorn's high-water mark."""
         if (
-            self.close_sent
-            or self.disconnected
+            self.conn.state is not State.OPEN  # closing: we or the client began it
             or not self.writable.is_set()
-            or self.transport.is_closing()
+            or self.transport.is_closing()  # lost, or closed after the client's close
         ):
             return False
         self.conn.send_text(frame)
