@@ -116,7 +116,10 @@ def maexchen(
     db: Annotated[str | None, typer.Option(help=DB_HELP, show_default=False)] = None,
     store: Annotated[bool, typer.Option("--store/--no-store", help="Store every round.")] = True,
     live: Annotated[
-        bool, typer.Option("--live/--no-live", help="Show the live scoreboard (on stderr).")
+        bool,
+        typer.Option(
+            "--live/--no-live", help="Show the live scoreboard (on stderr, when it is a terminal)."
+        ),
     ] = True,
     as_json: Annotated[
         bool, typer.Option("--json", help="At the end, print the results as JSON only.")
