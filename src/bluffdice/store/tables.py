@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -271,16 +272,20 @@ _insert_step = insert(WebStepRow.__table__)  # type: ignore[arg-type]
 STEP_KEYS: Final = ("table_id", "n", "actor", "text")
 
 
-def _sqlite_normal_sync(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+def _sqlite_pragma(statement: str) -> Callable[[Any, Any], None]:
+    """A "connect" listener that runs one PRAGMA on every new connection (kept at module
+    level so that `event.remove` finds the same function again)."""
+
+    def run(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(statement)
+        cursor.close()
+
+    return run
 
 
-def _sqlite_no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.close()
+_sqlite_normal_sync = _sqlite_pragma("PRAGMA synchronous=NORMAL")
+_sqlite_no_autocheckpoint = _sqlite_pragma("PRAGMA wal_autocheckpoint=0")
 
 
 class _Checkpoints(threading.Thread):
