@@ -228,3 +228,153 @@ def test_a_flood_from_one_connection_is_cut_off_and_the_others_play_on(
             await other.ws.close()
 
     asyncio.run(play())
+
+
+class RawSeat:
+    """A client that writes frames byte for byte as a test needs them (split anywhere,
+    fragmented, unmasked, with control frames between) and reads the server's frames."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, address: str, table_id: str, token: str) -> RawSeat:
+        host, port = address.split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(
+            f"GET /ws/{table_id} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        seat = cls(reader, writer)
+        seat.writer.write(frame(json.dumps({"type": "hello", "token": token}).encode()))
+        return seat
+
+    async def write(self, *parts: bytes, pause: float = 0.0) -> None:
+        for part in parts:
+            self.writer.write(part)
+            await self.writer.drain()
+            if pause:
+                await asyncio.sleep(pause)
+
+    async def read(self) -> tuple[int, bytes]:
+        """The next frame from the server: (opcode, payload)."""
+        head = await asyncio.wait_for(self.reader.readexactly(2), 10)
+        length = head[1] & 0x7F
+        if length == 126:
+            length = int.from_bytes(await self.reader.readexactly(2), "big")
+        elif length == 127:
+            length = int.from_bytes(await self.reader.readexactly(8), "big")
+        return head[0] & 0x0F, await self.reader.readexactly(length)
+
+    async def messages_until(self, test: Callable[[Msg], bool]) -> list[Msg]:
+        """Messages of the text frames to come, up to the first that passes `test`."""
+        seen: list[Msg] = []
+        while True:
+            opcode, payload = await self.read()
+            if opcode == 1:
+                for message in json.loads(payload):
+                    seen.append(message)
+                    if test(message):
+                        return seen
+
+
+def frame(payload: bytes, opcode: int = 1, fin: bool = True, mask: bool = True) -> bytes:
+    """A client frame (RFC 6455 5.2), masked unless told otherwise."""
+    n = len(payload)
+    first = (0x80 if fin else 0) | opcode
+    if n < 126:
+        head = bytes((first, (0x80 if mask else 0) | n))
+    else:
+        head = bytes((first, (0x80 if mask else 0) | 126)) + n.to_bytes(2, "big")
+    if not mask:
+        return head + payload
+    key = bytes(random.randrange(256) for _ in range(4))
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
+    tmp_path: Path,
+) -> None:
+    hint = b'{"type": "hint"}'
+
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+                made = (
+                    await http.post(
+                        "/api/tables",
+                        json={
+                            "rules": "mia",
+                            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
+                            "name": "Ann",
+                        },
+                    )
+                ).json()
+            seat = await RawSeat.open(address, made["id"], made["token"])
+            await seat.messages_until(lambda m: m["type"] == "table")
+            (adopted,) = protocols(server)
+            assert adopted.on_message is not None and adopted.plain and adopted.reading
+
+            whole = frame(hint)
+            await seat.write(*(whole[i : i + 1] for i in range(len(whole))), pause=0.002)
+            await seat.write(frame(hint) + frame(b"p1", opcode=9) + frame(hint))
+            half = len(hint) // 2
+            await seat.write(
+                frame(hint[:half], fin=False)
+                + frame(b"p2", opcode=9)
+                + frame(hint[half:], opcode=0)
+            )
+            two = frame(hint) + frame(hint)
+            await seat.write(two[:-5], pause=0.05)
+            await seat.write(two[-5:])
+
+            hints = 0
+            pongs: list[bytes] = []
+            while hints < 6 or len(pongs) < 2:
+                opcode, payload = await seat.read()
+                if opcode == 10:
+                    pongs.append(payload)
+                elif opcode == 1:
+                    hints += sum(m["type"] == "hint" for m in json.loads(payload))
+            assert (hints, pongs) == (6, [b"p1", b"p2"])
+            assert adopted.reading  # the fragments and pings went to websockets and back
+
+            # A frame a client must not send (unmasked) is answered as websockets does.
+            await seat.write(frame(hint, mask=False))
+            while (answer := await seat.read())[0] != 8:
+                pass
+            assert int.from_bytes(answer[1][:2], "big") == 1002  # protocol error
+            seat.writer.close()
+
+    asyncio.run(play())
+
+
+def test_a_frame_over_the_size_limit_is_refused_before_it_arrives(tmp_path: Path) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+                made = (
+                    await http.post(
+                        "/api/tables",
+                        json={
+                            "rules": "mia",
+                            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
+                            "name": "Ann",
+                        },
+                    )
+                ).json()
+            seat = await RawSeat.open(address, made["id"], made["token"])
+            await seat.messages_until(lambda m: m["type"] == "table")
+            (adopted,) = protocols(server)
+            assert adopted.reading
+            # The header announces 2**40 bytes; only the header and the mask are sent.
+            await seat.write(bytes((0x81, 0x80 | 127)) + (2**40).to_bytes(8, "big") + b"abcd")
+            while (answer := await seat.read())[0] != 8:
+                pass
+            assert int.from_bytes(answer[1][:2], "big") == 1009  # message too big
+            seat.writer.close()
+
+    asyncio.run(play())
