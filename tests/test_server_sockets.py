@@ -281,6 +281,14 @@ class RawSeat:
                         return seen
 
 
+async def raw_seat_with_a_bot(address: str) -> RawSeat:
+    """A new Mia table against a bot, its human seat taken by a `RawSeat`."""
+    async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+        body = {"rules": "mia", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}]}
+        made = (await http.post("/api/tables", json={**body, "name": "Ann"})).json()
+    return await RawSeat.open(address, made["id"], made["token"])
+
+
 def frame(payload: bytes, opcode: int = 1, fin: bool = True, mask: bool = True) -> bytes:
     """A client frame (RFC 6455 5.2), masked unless told otherwise."""
     n = len(payload)
@@ -302,18 +310,7 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
 
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            async with httpx.AsyncClient(base_url=f"http://{address}") as http:
-                made = (
-                    await http.post(
-                        "/api/tables",
-                        json={
-                            "rules": "mia",
-                            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
-                            "name": "Ann",
-                        },
-                    )
-                ).json()
-            seat = await RawSeat.open(address, made["id"], made["token"])
+            seat = await raw_seat_with_a_bot(address)
             await seat.messages_until(lambda m: m["type"] == "table")
             (adopted,) = protocols(server)
             assert adopted.on_message is not None and adopted.plain and adopted.reading
@@ -355,18 +352,7 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
 def test_a_frame_over_the_size_limit_is_refused_before_it_arrives(tmp_path: Path) -> None:
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            async with httpx.AsyncClient(base_url=f"http://{address}") as http:
-                made = (
-                    await http.post(
-                        "/api/tables",
-                        json={
-                            "rules": "mia",
-                            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
-                            "name": "Ann",
-                        },
-                    )
-                ).json()
-            seat = await RawSeat.open(address, made["id"], made["token"])
+            seat = await raw_seat_with_a_bot(address)
             await seat.messages_until(lambda m: m["type"] == "table")
             (adopted,) = protocols(server)
             assert adopted.reading

@@ -16,7 +16,8 @@ frames are also framed and parsed here: a server text frame is a two-to-ten-byte
 and the payload, and a client's complete, final, masked text frame is unmasked and handed
 on. Every other frame (pings, pongs, close, fragments, anything malformed or too big) is
 given whole to `websockets`' parser, which thus always starts at a frame boundary and
-answers it as before. That saves about 5 µs of Python per frame each way.
+answers it as before. At 500 tables that took a sixth off the event loop's CPU per move
+(`websockets`' generator-based parser was the larger part of it).
 
 `bluffdice serve` passes this class as uvicorn's `ws` protocol; it relies on the sans-I/O
 implementation's attributes (`conn`, `transport`, `writable`, `queue`, `frames`), which is
