@@ -549,8 +549,7 @@ def main() -> None:
     header = (
         f"{'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'server CPU':>10} {'CPU/move':>8} {'loop':>7} {'waited':>6} {'server RSS':>10} "
-        f"{'clients CPU':>11} "
-        f"{'frames/move':>11} {'refused':>7} {'lost':>4} {'steal':>5}"
+        f"{'clients CPU':>11} {'frames/move':>11} {'refused':>7} {'lost':>4} {'steal':>5}"
     )
     print(header)
     for r in rows:

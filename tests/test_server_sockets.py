@@ -349,6 +349,28 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
     asyncio.run(play())
 
 
+def test_a_bad_frame_closes_the_connection_and_what_follows_it_is_not_read(
+    tmp_path: Path,
+) -> None:
+    async def play() -> None:
+        async with serving(tmp_path) as (address, server):
+            seat = await raw_seat_with_a_bot(address)
+            await seat.messages_until(lambda m: m["type"] == "table")
+            (adopted,) = protocols(server)
+            assert adopted.reading
+            # A masked frame with a reserved opcode, then a hint, in one write.
+            await seat.write(frame(b"x", opcode=3) + frame(b'{"type": "hint"}'))
+            hints = 0
+            while (answer := await seat.read())[0] != 8:
+                if answer[0] == 1:
+                    hints += sum(m["type"] == "hint" for m in json.loads(answer[1]))
+            assert int.from_bytes(answer[1][:2], "big") == 1002  # protocol error
+            assert hints == 0 and not adopted.reading
+            seat.writer.close()
+
+    asyncio.run(play())
+
+
 def test_a_frame_over_the_size_limit_is_refused_before_it_arrives(tmp_path: Path) -> None:
     async def play() -> None:
         async with serving(tmp_path) as (address, server):

@@ -10,14 +10,15 @@ table write frames itself (`write`). The handshake, the hello, keepalive pings, 
 and the slow-client path still go through ASGI as before, so the endpoint keeps working
 unchanged on any other ASGI server (the tests' in-process client included).
 
-When the client negotiated no extension (no compression: bots and benchmark clients;
-browsers ask for permessage-deflate and keep the general path), an adopted connection's
-frames are also framed and parsed here: a server text frame is a two-to-ten-byte header
-and the payload, and a client's complete, final, masked text frame is unmasked and handed
-on. Every other frame (pings, pongs, close, fragments, anything malformed or too big) is
-given whole to `websockets`' parser, which thus always starts at a frame boundary and
-answers it as before. At 500 tables that took a sixth off the event loop's CPU per move
-(`websockets`' generator-based parser was the larger part of it).
+When the client negotiated no extension (`bluffdice serve` offers no compression, so
+that is every client; with permessage-deflate on, a client using it keeps the general
+path), an adopted connection's frames are also framed and parsed here: a server text
+frame is a two-to-ten-byte header and the payload, and a client's complete, final,
+masked text frame is unmasked and handed on. Every other frame (pings, pongs, close,
+fragments, anything malformed or too big) is given whole to `websockets`' parser, which
+thus always starts at a frame boundary and answers it as before. At 500 tables that took
+a sixth off the event loop's CPU per move (`websockets`' generator-based parser was the
+larger part of it).
 
 `bluffdice serve` passes this class as uvicorn's `ws` protocol; it relies on the sans-I/O
 implementation's attributes (`conn`, `transport`, `writable`, `queue`, `frames`), which is
@@ -79,8 +80,9 @@ class DirectSocket(WebSocketsSansIOProtocol):
     def _at_frame_start(self) -> bool:
         """Whether `websockets`' parser holds no part of a frame: its buffer is empty and
         its innermost generator waits in `at_eof`, between frames (once it has read a
-        header it waits in `read_exact` instead, with the buffer empty too). Anything unexpected,
-        such as another version of `websockets`, answers False: its parser reads on."""
+        header it waits in `read_exact` instead, with the buffer empty too). Anything
+        unexpected, such as another version of `websockets`, answers False: its parser
+        reads on."""
         conn = self.conn
         if conn.reader.buffer or conn.parser_exc is not None:
             return False
@@ -139,9 +141,7 @@ class DirectSocket(WebSocketsSansIOProtocol):
             else:
                 super().data_received(data[at:end])
                 if conn.parser_exc is not None or self.on_message is None:
-                    self.reading = False
-                    if end < n:
-                        super().data_received(data[end:])
+                    self.reading = False  # failed (and closing) or gone: the rest is moot
                     return
             at = end
         if at < n:
