@@ -269,6 +269,16 @@ class RawSeat:
             length = int.from_bytes(await self.reader.readexactly(8), "big")
         return head[0] & 0x0F, await self.reader.readexactly(length)
 
+    async def until_closed(self) -> tuple[int, list[Msg]]:
+        """Read up to the server's close frame: its code, and the messages before it."""
+        seen: list[Msg] = []
+        while True:
+            opcode, payload = await self.read()
+            if opcode == 8:
+                return int.from_bytes(payload[:2], "big"), seen
+            if opcode == 1:
+                seen.extend(json.loads(payload))
+
     async def messages_until(self, test: Callable[[Msg], bool]) -> list[Msg]:
         """Messages of the text frames to come, up to the first that passes `test`."""
         seen: list[Msg] = []
@@ -281,12 +291,17 @@ class RawSeat:
                         return seen
 
 
-async def raw_seat_with_a_bot(address: str) -> RawSeat:
-    """A new Mia table against a bot, its human seat taken by a `RawSeat`."""
+async def raw_seat_with_a_bot(address: str, server: uvicorn.Server) -> tuple[RawSeat, DirectSocket]:
+    """A new Mia table against a bot, its human seat taken by a `RawSeat` and greeted;
+    and the server's side of that connection, which the table has adopted."""
     async with httpx.AsyncClient(base_url=f"http://{address}") as http:
         body = {"rules": "mia", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}]}
         made = (await http.post("/api/tables", json={**body, "name": "Ann"})).json()
-    return await RawSeat.open(address, made["id"], made["token"])
+    seat = await RawSeat.open(address, made["id"], made["token"])
+    await seat.messages_until(lambda m: m["type"] == "table")
+    (adopted,) = protocols(server)
+    assert adopted.on_message is not None
+    return seat, adopted
 
 
 def frame(payload: bytes, opcode: int = 1, fin: bool = True, mask: bool = True) -> bytes:
@@ -310,10 +325,8 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
 
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            seat = await raw_seat_with_a_bot(address)
-            await seat.messages_until(lambda m: m["type"] == "table")
-            (adopted,) = protocols(server)
-            assert adopted.on_message is not None and adopted.plain and adopted.reading
+            seat, adopted = await raw_seat_with_a_bot(address, server)
+            assert adopted.plain and adopted.reading
 
             whole = frame(hint)
             await seat.write(*(whole[i : i + 1] for i in range(len(whole))), pause=0.002)
@@ -341,9 +354,7 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
 
             # A frame a client must not send (unmasked) is answered as websockets does.
             await seat.write(frame(hint, mask=False))
-            while (answer := await seat.read())[0] != 8:
-                pass
-            assert int.from_bytes(answer[1][:2], "big") == 1002  # protocol error
+            assert (await seat.until_closed())[0] == 1002  # protocol error
             seat.writer.close()
 
     asyncio.run(play())
@@ -354,18 +365,13 @@ def test_a_bad_frame_closes_the_connection_and_what_follows_it_is_not_read(
 ) -> None:
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            seat = await raw_seat_with_a_bot(address)
-            await seat.messages_until(lambda m: m["type"] == "table")
-            (adopted,) = protocols(server)
+            seat, adopted = await raw_seat_with_a_bot(address, server)
             assert adopted.reading
             # A masked frame with a reserved opcode, then a hint, in one write.
             await seat.write(frame(b"x", opcode=3) + frame(b'{"type": "hint"}'))
-            hints = 0
-            while (answer := await seat.read())[0] != 8:
-                if answer[0] == 1:
-                    hints += sum(m["type"] == "hint" for m in json.loads(answer[1]))
-            assert int.from_bytes(answer[1][:2], "big") == 1002  # protocol error
-            assert hints == 0 and not adopted.reading
+            code, messages = await seat.until_closed()
+            assert code == 1002  # protocol error
+            assert not any(m["type"] == "hint" for m in messages) and not adopted.reading
             seat.writer.close()
 
     asyncio.run(play())
@@ -374,15 +380,11 @@ def test_a_bad_frame_closes_the_connection_and_what_follows_it_is_not_read(
 def test_a_frame_over_the_size_limit_is_refused_before_it_arrives(tmp_path: Path) -> None:
     async def play() -> None:
         async with serving(tmp_path) as (address, server):
-            seat = await raw_seat_with_a_bot(address)
-            await seat.messages_until(lambda m: m["type"] == "table")
-            (adopted,) = protocols(server)
+            seat, adopted = await raw_seat_with_a_bot(address, server)
             assert adopted.reading
             # The header announces 2**40 bytes; only the header and the mask are sent.
             await seat.write(bytes((0x81, 0x80 | 127)) + (2**40).to_bytes(8, "big") + b"abcd")
-            while (answer := await seat.read())[0] != 8:
-                pass
-            assert int.from_bytes(answer[1][:2], "big") == 1009  # message too big
+            assert (await seat.until_closed())[0] == 1009  # message too big
             seat.writer.close()
 
     asyncio.run(play())
