@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any, Final
 
 from sqlalchemy import (
@@ -209,7 +210,7 @@ class TableStore:
         # Straight to the driver (one executemany, one commit): SQLAlchemy's connection
         # and transaction around it cost about three times the write of a small batch.
         sql, keys = self._insert_sql
-        rows: list[Any] = steps if keys is None else [tuple(s[k] for k in keys) for s in steps]
+        rows: list[Any] = steps if keys is None else list(map(itemgetter(*keys), steps))
         connection = self.engine.raw_connection()
         try:
             cursor = connection.cursor()

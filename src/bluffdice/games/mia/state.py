@@ -250,18 +250,40 @@ class MiaState(TableState, frozen=True, gc=False):
         return _step(Step, (msgspec.structs.replace(state, moves=moves), tuple(events)))
 
     def view(self, player: int | None) -> MiaView:
-        # A table views every state once per recipient: each fact is worked out once.
-        phase = self.phase
-        turn = self.current_player
+        # A table views every state once per recipient, one after the other: the part
+        # everyone sees is built once (the spectator's view) and each player's view is a
+        # copy with their own four fields, which costs an eighth of building it.
+        global _LAST_PUBLIC
+        last_state, public = _LAST_PUBLIC
+        if last_state is not self or public is None:
+            public = self._public_view()
+            _LAST_PUBLIC = (self, public)
+        if player is None:
+            return public
+        turn = public.turn
+        roller = player == self.roller
+        return msgspec.structs.replace(
+            public,
+            player=player,
+            my_dice=(
+                self.dice
+                if roller and self.looked and public.phase in ("hold", "respond", "mia")
+                else None
+            ),
+            looked=self.looked if roller else False,
+            legal_actions=self._legal()[0] if player == turn else (),
+        )
+
+    def _public_view(self) -> MiaView:
+        """The view of a spectator: what every player sees of this state."""
         lives, scores = self._tallies()
-        roller = player is not None and player == self.roller
         return MiaView(
             rules=self.rules.text,
-            player=player,
+            player=None,
             players=self.players,
             state_id=self.moves,
-            phase=phase,
-            turn=turn,
+            phase=self.phase,
+            turn=self.current_player,
             round=self.round,
             lives=lives,
             score=scores,
@@ -270,13 +292,9 @@ class MiaState(TableState, frozen=True, gc=False):
             announced=self.announced or None,
             announcer=self.announcer if self.announcer >= 0 else None,
             calls=self.calls,
-            my_dice=(
-                self.dice
-                if roller and self.looked and phase in ("hold", "respond", "mia")
-                else None
-            ),
-            looked=self.looked if player == self.roller else False,
-            legal_actions=self._legal()[0] if player is not None and player == turn else (),
+            my_dice=None,
+            looked=False,
+            legal_actions=(),
             last_round=self.last_round,
             result=self.result,
         )
@@ -727,6 +745,9 @@ class MiaState(TableState, frozen=True, gc=False):
 
 
 _Tallies = tuple[tuple[int, ...], tuple[int, ...]]
+_LAST_PUBLIC: tuple[MiaState | None, MiaView | None] = (None, None)
+"""The state whose public view was built last, and that view (`MiaState.view`): a
+one-entry cache by identity, which every view of a state after its first hits."""
 _TALLIES: dict[tuple[str, int, int, tuple[int, ...], tuple[int, ...]], _Tallies] = {}
 """(lives, scores) by (mode, starting lives, players, lost, joined): a few per game."""
 
