@@ -207,8 +207,12 @@ def test_a_flood_from_one_connection_is_cut_off_and_the_others_play_on(
             _, seats = await two_seats(address)
             flooder, other = seats
             await quiet(flooder)
-            # More than the burst and the strikes allow, in one go: the server reads many
-            # of them in one turn and drops the connection at the last strike.
+            # Within the limit, each hint is answered.
+            for _ in range(3):
+                await flooder.ws.send('{"type": "hint"}')
+                await flooder.until(lambda m: m["type"] == "hint")
+            # Then more than the burst and the strikes allow, in one go: the server reads
+            # many of them in one turn and drops the connection at the last strike.
             for _ in range(int(BURST + STRIKES) + 200):
                 await flooder.ws.send('{"type": "hint"}')
             answers = {"hint": 0, "error": 0}
@@ -220,8 +224,10 @@ def test_a_flood_from_one_connection_is_cut_off_and_the_others_play_on(
             received = closed.value.rcvd
             assert received is not None
             assert (received.code, received.reason) == (1008, "too many messages")
-            # at most a burst answered; the refusals of the last turn went with the drop
-            assert 0 < answers["hint"] <= BURST + 1
+            # At most a burst answered: how many of those went out before the
+            # drop depends on how the flood was split into reads (all in the turn that
+            # drops the connection: none, as the answers of that turn go with the drop).
+            assert answers["hint"] <= BURST + 1
             # The other seat plays on.
             await other.ws.send('{"type": "hint"}')
             assert (await other.until(lambda m: m["type"] in ("hint", "error")))["type"]
