@@ -29,6 +29,7 @@ bot.close()
 assert not faults, faults
 outcome = table.outcome()
 assert outcome is not None
-print(f"# {RULES}, seed {SEED}: example-py (seat 0) against odds (seat 1); winners {outcome.winners}")
+players = "example-py (seat 0) against odds (seat 1)"
+print(f"# {RULES}, seed {SEED}: {players}; winners {outcome.winners}")
 for who, line in transcript[1:]:
     print(("> " if who == "table" else "< ") + line.decode())
