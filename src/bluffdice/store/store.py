@@ -31,6 +31,7 @@ from bluffdice.store.location import (
 )
 from bluffdice.store.models import GameRow, TournamentRow
 from bluffdice.store.schema import prepare
+from bluffdice.store.tables import sqlite_pragmas
 
 MAX_ID = 2**63 - 1
 """The largest id (and LIMIT) a database integer holds; larger ones simply match nothing."""
@@ -317,9 +318,5 @@ def _shown_url(engine: Engine) -> str:
     return engine.url.render_as_string(hide_password=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets `replay` read while a tournament writes; foreign keys honour CASCADE."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.close()
+_sqlite_pragmas = sqlite_pragmas("PRAGMA foreign_keys=ON", "PRAGMA journal_mode=WAL")
+"""WAL lets `replay` read while a tournament writes; foreign keys honour CASCADE."""

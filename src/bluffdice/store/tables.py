@@ -273,20 +273,21 @@ _insert_step = insert(WebStepRow.__table__)  # type: ignore[arg-type]
 STEP_KEYS: Final = ("table_id", "n", "actor", "text")
 
 
-def _sqlite_pragma(statement: str) -> Callable[[Any, Any], None]:
-    """A "connect" listener that runs one PRAGMA on every new connection (kept at module
-    level so that `event.remove` finds the same function again)."""
+def sqlite_pragmas(*statements: str) -> Callable[[Any, Any], None]:
+    """A "connect" listener that runs these PRAGMAs on every new SQLite connection (kept
+    at module level by its callers, so that `event.remove` finds the same function)."""
 
     def run(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        cursor.execute(statement)
+        for statement in statements:
+            cursor.execute(statement)
         cursor.close()
 
     return run
 
 
-_sqlite_normal_sync = _sqlite_pragma("PRAGMA synchronous=NORMAL")
-_sqlite_no_autocheckpoint = _sqlite_pragma("PRAGMA wal_autocheckpoint=0")
+_sqlite_normal_sync = sqlite_pragmas("PRAGMA synchronous=NORMAL")
+_sqlite_no_autocheckpoint = sqlite_pragmas("PRAGMA wal_autocheckpoint=0")
 
 
 class _Checkpoints(threading.Thread):
