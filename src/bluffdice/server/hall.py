@@ -31,6 +31,7 @@ from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
+from bluffdice.server.kinds import MessageKind
 from bluffdice.store.tables import StoredStep, StoredTable, TableStore
 from bluffdice.table import (
     DiceSource,
@@ -625,7 +626,7 @@ class LiveTable:
                 connection.drop("too many messages")
             return
         try:
-            kind = msgspec.json.decode(raw, type=_Kind).type
+            kind = msgspec.json.decode(raw, type=MessageKind).type
         except msgspec.DecodeError as exc:
             connection.send(encode(Refused("malformed", str(exc)[:300], state_id)))
             return
@@ -687,10 +688,6 @@ class LiveTable:
         self._cancel_timers()
         for connection in self.connections:
             connection.drop("the table closed")
-
-
-class _Kind(msgspec.Struct):
-    type: str
 
 
 def game_name(rules: str) -> str:

@@ -6,8 +6,9 @@ recipient may see through the table's one projection, `Table.update_for`.
 """
 
 from bluffdice.table.dice import DiceSource, RandomDice, sample, seeded, system
+from bluffdice.table.entry import Entry
 from bluffdice.table.runners import Agent, AgentError, Seat, run, run_sync, tell_agents
-from bluffdice.table.table import TABLE, Accepted, Entry, Pending, Table
+from bluffdice.table.table import TABLE, Accepted, Pending, Table
 from bluffdice.table.wire import (
     VERSION,
     Move,

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from bluffdice.bots.base import Bot
 from bluffdice.games.base import Event, Outcome, visible_to
-from bluffdice.table.table import Entry, Table
+from bluffdice.table.entry import Entry
+from bluffdice.table.table import Table
 from bluffdice.table.wire import Move, Prompt, Refused, Update
 
 

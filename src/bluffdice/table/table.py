@@ -18,8 +18,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-import msgspec
-
 from bluffdice.games.base import (
     CHANCE,
     Event,
@@ -32,29 +30,11 @@ from bluffdice.games.base import (
 from bluffdice.games.record import Record
 from bluffdice.games.registry import GameSpec, game_of, parse_rules, rules_string
 from bluffdice.table.dice import DiceSource, system
+from bluffdice.table.entry import Entry
 from bluffdice.table.wire import Prompt, RefusalCode, Refused, TimedOut, Update, Welcome
 
 TABLE: Final = -3
 """`Entry.actor` of a move the table made for a seat whose time ran out."""
-
-
-class Entry(msgspec.Struct, frozen=True, gc=False):
-    """One applied step: what was done, by whom, what it caused, and the state after.
-
-    Untracked by the garbage collector (`gc=False`): a table keeps every entry of its
-    game, and an entry refers to no entry, so the collector would only walk a busy
-    server's growing logs again and again (on the web server, a pause of a tenth of a
-    second every few seconds at 500 tables)."""
-
-    actor: int
-    """The seat that moved, CHANCE for dice, TABLE for a default move after a timeout."""
-    action: Any
-    text: str
-    events: tuple[Event, ...]
-    state: GameState
-    private: bool = True
-    """Whether an event is private (updates filter them per recipient); the table says
-    False for steps whose events every seat may see, so their updates skip the filter."""
 
 
 class Pending(NamedTuple):
