@@ -387,10 +387,23 @@ def loop_name() -> str:
     return "uvloop" if loop_factory() is not asyncio.new_event_loop else "asyncio"
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def server_build(python: str) -> str:
+    """`mypyc` when that interpreter's bluffdice has its per-move path compiled (the
+    optional build, docs/web.md), else `pure`; an error if it has no bluffdice."""
+    probe = "import bluffdice.server.hall as h; print(h.__file__)"
+    try:
+        found = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"error: --server {python}: {error.strerror}")
+    if found.returncode != 0:
+        sys.exit(f"error: {python} cannot import bluffdice: {found.stderr.strip()[-300:]}")
+    return "pure" if found.stdout.strip().endswith(".py") else "mypyc"
+
+
+def start_server(folder: Path, python: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
-        sys.executable,
+        python,
         "-c",
         "from bluffdice.cli import main; main()",
         "serve",
@@ -520,6 +533,15 @@ def main() -> None:
         help="runs of the largest size, whose median p99 is held against the target (the "
         "same code on this machine varies by a fifth from one run to the next)",
     )
+    parser.add_argument(
+        "--server",
+        nargs="+",
+        default=[sys.executable],
+        metavar="PYTHON",
+        help="run the server with these interpreters' bluffdice (default: this one), e.g. "
+        "a venv with the compiled build beside one without: their runs alternate, one "
+        "size at a time, so both meet the machine in the same state",
+    )
     args = parser.parse_args()
     if args.split:
         print("server CPU per move without the network (in this process):")
@@ -530,47 +552,57 @@ def main() -> None:
     sizes = list(args.tables)
     if sizes:
         sizes += [max(sizes)] * (max(1, args.repeat) - 1)
+    servers: list[tuple[str, str]] = []
+    for python in args.server:
+        build = server_build(python)
+        taken = [b for _, b in servers if b.split("#")[0] == build]
+        servers.append((python, f"{build}#{len(taken) + 1}" if taken else build))
     for count in sizes:
-        folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
-        process, base = start_server(folder)
-        try:
-            with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                rows.append(runner.run(measure(base, process.pid, count, args.seconds)))
-        finally:
-            process.terminate()
-            process.wait(10)
-            shutil.rmtree(folder, ignore_errors=True)
-        print(f"... {count} tables: {rows[-1]}", file=sys.stderr)
+        for python, build in servers:
+            folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
+            process, base = start_server(folder, python)
+            try:
+                with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                    row = runner.run(measure(base, process.pid, count, args.seconds))
+            finally:
+                process.terminate()
+                process.wait(10)
+                shutil.rmtree(folder, ignore_errors=True)
+            rows.append({"server": build, **row})
+            print(f"... {count} tables, {build} server: {rows[-1]}", file=sys.stderr)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"machine: {os.cpu_count()} CPUs (shared with the clients and other work), "
         f"load average {load}; event loop: {loop_name()}"
     )
     header = (
-        f"{'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'server':>6} {'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'server CPU':>10} {'CPU/move':>8} {'loop':>7} {'waited':>6} {'server RSS':>10} "
         f"{'clients CPU':>11} {'frames/move':>11} {'refused':>7} {'lost':>4} {'steal':>5}"
     )
     print(header)
     for r in rows:
         print(
-            f"{r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} "
-            f"{r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
+            f"{r['server']:>6} {r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} "
+            f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
             f"{r['server_ms_per_move']:>5.2f} ms {r['loop_ms_per_move']:>4.3f} "
             f"{r['server_waited_pct']:>5.0f}% "
             f"{r['server_rss_mib']:>7.0f} MiB "
             f"{r['clients_cpu_pct']:>10.0f}% {r['frames_per_move']:>11.1f} "
             f"{r['refusals']:>7} {r['lost']:>4} {r['steal_pct']:>4.0f}%"
         )
-    largest = [r for r in rows if r["tables"] == max(args.tables)]
-    p99s = sorted(r["p99_ms"] for r in largest)
+    for _, build in servers:
+        largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == build]
+        p99s = sorted(r["p99_ms"] for r in largest)
+        print(
+            f"{build} server, {largest[0]['tables']} tables: median p99 "
+            f"{statistics.median(p99s):.1f} ms over {len(p99s)} runs "
+            f"({', '.join(f'{p:.1f}' for p in p99s)}); median "
+            f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
+        )
     print(
-        f"{largest[0]['tables']} tables: median p99 {statistics.median(p99s):.1f} ms over "
-        f"{len(p99s)} runs ({', '.join(f'{p:.1f}' for p in p99s)}); median "
-        f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
-    )
-    print(
-        "target: 500 tables with p99 < 100 ms; loop: the CPU per move (ms) of the server's "
+        "target: 500 tables with p99 < 100 ms; server: pure Python, or mypyc (the "
+        "optional compiled build); loop: the CPU per move (ms) of the server's "
         "event-loop thread alone, the one that every move waits for; waited: the server "
         "ready to run but without a CPU; steal: a core's time the hypervisor gave elsewhere"
     )
