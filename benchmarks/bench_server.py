@@ -11,7 +11,9 @@ the last of the table's four clients has received its update. CPU and memory are
 server process's (from /proc). The clients share the machine with the server, so on a
 small machine the figures include their load too. The clients read the frames of the
 current server (a JSON array of messages each) and of servers before it (one message a
-frame), so `PYTHONPATH=<an older src>` measures an older server side by side.
+frame), so `PYTHONPATH=<an older src>` measures an older server side by side, and
+`--server PYTHON...` runs the server of each interpreter given (e.g. a venv with the
+compiled build beside the development one), their runs alternating.
 """
 
 from __future__ import annotations
