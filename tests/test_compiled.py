@@ -13,6 +13,7 @@ import inspect
 import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -20,21 +21,24 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def compiled_modules() -> list[str]:
-    """The module names pyproject.toml's mypyc hook compiles."""
+def mypyc_hook() -> dict[str, Any]:
+    """pyproject.toml's settings of the mypyc build hook."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    hook: dict[str, Any] = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    return hook
+
+
+def compiled_modules() -> list[str]:
+    """The module names the mypyc hook compiles."""
     names = []
-    for path in hook["include"]:
+    for path in mypyc_hook()["include"]:
         assert path.startswith("/src/") and path.endswith(".py"), path
         names.append(path.removeprefix("/src/").removesuffix(".py").replace("/", "."))
     return names
 
 
 def test_the_hook_is_off_unless_asked_for() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
-    assert hook["enable-by-default"] is False  # `pip install -e .` needs no compiler
+    assert mypyc_hook()["enable-by-default"] is False  # `pip install -e .` needs no compiler
     assert compiled_modules() == [
         "bluffdice.server.hall",
         "bluffdice.server.sockets",
