@@ -2,6 +2,7 @@
 
     python benchmarks/bench_server.py                 # 50, 200 and 500 tables (500 three times)
     python benchmarks/bench_server.py --tables 50 --seconds 5 --repeat 1
+    python benchmarks/bench_server.py --tables 500 --plot timeline.png   # over time, too
 
 The server runs as its own process (`bluffdice serve`, SQLite in a temporary folder, every
 step committed before it is sent). All clients run in this process on one asyncio loop:
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from math import nan
 from pathlib import Path
 from typing import Any, cast
 
@@ -113,6 +115,8 @@ class Totals:
     """Moves completed before measuring (the warm-up waits for one per table)."""
     frames: int = 0
     """Frames the clients received while measuring."""
+    finished: list[float] = field(default_factory=list)
+    """When each measured move reached its last seat (perf_counter), beside `latencies`."""
 
 
 class Message(msgspec.Struct):
@@ -267,7 +271,9 @@ class Client(asyncio.Protocol):
                     del table.flight[after]
                     totals.warm += 1
                     if totals.measuring:
-                        totals.latencies.append(time.perf_counter() - sent)
+                        now = time.perf_counter()
+                        totals.latencies.append(now - sent)
+                        totals.finished.append(now)
                         totals.moves += 1
 
     def answer(self, prompt: Message) -> None:
@@ -349,8 +355,12 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     waited0, steal0 = runqueue_seconds(pid), steal_seconds()
     totals.measuring = True
     print(f"... {count} tables: measuring", file=sys.stderr, flush=True)
+    # The event loop's CPU, read every half second for the timeline (`--plot`).
+    samples = [(wall0, loop0)]
     try:
-        await asyncio.sleep(seconds)
+        while (left := wall0 + seconds - time.perf_counter()) > 0:
+            await asyncio.sleep(min(WINDOW, left))
+            samples.append((time.perf_counter(), cpu_seconds(pid, pid)))
     finally:
         gc.enable()
     totals.measuring = False
@@ -384,7 +394,95 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
         "frames_per_move": totals.frames / max(1, totals.moves),
         "refusals": totals.errors,
         "lost": totals.lost,
+        "timeline": timeline(samples, totals.finished, totals.latencies),
     }
+
+
+WINDOW = 0.5
+"""Seconds per point of the timeline."""
+
+
+def timeline(
+    samples: list[tuple[float, float]], finished: list[float], latencies: list[float]
+) -> list[dict[str, float]]:
+    """The measured seconds cut at the samples of the event loop's CPU (about every
+    `WINDOW` seconds): per piece, moves a second, p50 and p99 of the moves that reached
+    their last seat in it, and the share of a core the server's event loop used. A run's
+    p99 can come from a few slow seconds; this shows which."""
+    points = []
+    moves = sorted(zip(finished, latencies, strict=True))
+    i = 0
+    for (t0, cpu0), (t1, cpu1) in zip(samples, samples[1:], strict=False):
+        if t1 <= t0:
+            continue
+        piece = []
+        while i < len(moves) and moves[i][0] < t1:
+            if moves[i][0] >= t0:
+                piece.append(moves[i][1])
+            i += 1
+        piece.sort()
+
+        def pct(q: float, piece: list[float] = piece) -> float:
+            return piece[min(len(piece) - 1, int(q * len(piece)))] * 1000 if piece else nan
+
+        points.append(
+            {
+                "t": (t0 + t1) / 2 - samples[0][0],
+                "moves_per_s": len(piece) / (t1 - t0),
+                "p50_ms": pct(0.50),
+                "p99_ms": pct(0.99),
+                "loop_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
+            }
+        )
+    return points
+
+
+def plot_timelines(rows: list[dict[str, Any]], path: Path) -> None:
+    """Three panels over the measured seconds, a line per run: moves a second, the
+    event loop's CPU, and p99 (p50 dotted) against the target. If the loop stays at a
+    full core while moves a second fall, each move cost more CPU: the machine, not a
+    pause of the server."""
+    from matplotlib.figure import Figure
+
+    from bluffdice.plotting import save_figure
+
+    fig = Figure(figsize=(10, 8), layout="constrained")
+    rate, cpu, latency = fig.subplots(3, 1, sharex=True)
+    colours: dict[str, str] = {}
+    runs: dict[str, int] = {}
+    for row in rows:
+        build = str(row["server"])
+        colour = colours.setdefault(build, f"C{len(colours)}")
+        runs[build] = runs.get(build, 0) + 1
+        style = ("-", "--", ":", "-.")[(runs[build] - 1) % 4]
+        points = row["timeline"]
+        t = [p["t"] for p in points]
+        label = f"{build}, run {runs[build]}"
+        rate.plot(t, [p["moves_per_s"] for p in points], style, color=colour, label=label)
+        cpu.plot(t, [p["loop_cpu_pct"] for p in points], style, color=colour)
+        latency.plot(t, [p["p99_ms"] for p in points], style, color=colour)
+        latency.plot(t, [p["p50_ms"] for p in points], style, color=colour, alpha=0.35)
+    latency.axhline(100, color="black", linewidth=1, linestyle="--")
+    latency.text(
+        0.01,
+        101,
+        "target: p99 100 ms",
+        fontsize=8,
+        va="bottom",
+        transform=latency.get_yaxis_transform(),
+    )
+    rate.set_ylabel("moves a second")
+    rate.set_ylim(bottom=0)
+    rate.legend(fontsize=8, ncols=3, loc="lower right")
+    cpu.set_ylabel("server event loop,\n% of a core")
+    cpu.set_ylim(0, 110)
+    latency.set_ylabel("latency, ms\n(p99; p50 pale)")
+    latency.set_ylim(bottom=0)
+    latency.set_xlabel(f"seconds into the measured time ({WINDOW:g} s a point)")
+    for axes in (rate, cpu, latency):
+        axes.grid(alpha=0.3)
+    fig.suptitle(f"bluffdice serve, {rows[0]['tables']} tables of 4 websocket clients")
+    save_figure(fig, path)
 
 
 def loop_factory() -> Any:
@@ -554,7 +652,21 @@ def main() -> None:
         "a venv with the compiled build beside one without: their runs alternate, one "
         "size at a time, so both meet the machine in the same state",
     )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the runs of the largest size over their measured seconds (moves a "
+        "second, the event loop's CPU, p50 and p99 per half second) as a PNG or SVG",
+    )
     args = parser.parse_args()
+    if args.plot is not None:
+        from bluffdice.errors import BluffdiceError
+        from bluffdice.plotting import check_plot_path
+
+        try:
+            check_plot_path(args.plot)  # before minutes of load, not after
+        except BluffdiceError as error:
+            sys.exit(f"error: --plot: {error}")
     if args.split:
         print("server CPU per move without the network (in this process):")
         for name, ms in split():
@@ -581,7 +693,8 @@ def main() -> None:
                 process.wait(10)
                 shutil.rmtree(folder, ignore_errors=True)
             rows.append({"server": build, **row})
-            print(f"... {count} tables, {build} server: {rows[-1]}", file=sys.stderr)
+            summary = {k: v for k, v in rows[-1].items() if k != "timeline"}
+            print(f"... {count} tables, {build} server: {summary}", file=sys.stderr)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"machine: {os.cpu_count()} CPUs (shared with the clients and other work), "
@@ -612,6 +725,9 @@ def main() -> None:
             f"({', '.join(f'{p:.1f}' for p in p99s)}); median "
             f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
         )
+    if args.plot is not None:
+        plot_timelines([r for r in rows if r["tables"] == max(args.tables)], Path(args.plot))
+        print(f"plot: {args.plot}")
     print(
         "target: 500 tables with p99 < 100 ms; server: pure Python, or mypyc (the "
         "optional compiled build); loop: the CPU per move (ms) of the server's "
