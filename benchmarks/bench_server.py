@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import base64
 import gc
+import math
 import os
 import random
 import shutil
@@ -33,7 +34,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from math import nan
 from pathlib import Path
 from typing import Any, cast
 
@@ -356,10 +356,14 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     totals.measuring = True
     print(f"... {count} tables: measuring", file=sys.stderr, flush=True)
     # The event loop's CPU, read every half second for the timeline (`--plot`).
+    # (Each sample aims at its own multiple of the window, so that one sample's lateness
+    # does not shift the rest; only seconds that are not a multiple of the window leave a
+    # shorter last piece.)
     samples = [(wall0, loop0)]
     try:
-        while (left := wall0 + seconds - time.perf_counter()) > 0:
-            await asyncio.sleep(min(WINDOW, left))
+        for k in range(1, max(1, math.ceil(seconds / WINDOW)) + 1):
+            aim = wall0 + min(k * WINDOW, seconds)
+            await asyncio.sleep(max(0.0, aim - time.perf_counter()))
             samples.append((time.perf_counter(), cpu_seconds(pid, pid)))
     finally:
         gc.enable()
@@ -423,7 +427,7 @@ def timeline(
         piece.sort()
 
         def pct(q: float, piece: list[float] = piece) -> float:
-            return piece[min(len(piece) - 1, int(q * len(piece)))] * 1000 if piece else nan
+            return piece[min(len(piece) - 1, int(q * len(piece)))] * 1000 if piece else math.nan
 
         points.append(
             {
