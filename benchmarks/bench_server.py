@@ -443,7 +443,7 @@ def timeline(
 
 def plot_timelines(rows: list[dict[str, Any]], path: Path) -> None:
     """Three panels over the measured seconds, a line per run: moves a second, the
-    event loop's CPU, and p99 (p50 dotted) against the target. If the loop stays at a
+    event loop's CPU, and p99 (p50 pale) against the target. If the loop stays at a
     full core while moves a second fall, each move cost more CPU: the machine, not a
     pause of the server."""
     from matplotlib.figure import Figure
@@ -730,7 +730,12 @@ def main() -> None:
             f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
         )
     if args.plot is not None:
-        plot_timelines([r for r in rows if r["tables"] == max(args.tables)], Path(args.plot))
+        from bluffdice.errors import BluffdiceError
+
+        try:
+            plot_timelines([r for r in rows if r["tables"] == max(args.tables)], Path(args.plot))
+        except BluffdiceError as error:  # the table above is printed all the same
+            sys.exit(f"error: --plot: {error}")
         print(f"plot: {args.plot}")
     print(
         "target: 500 tables with p99 < 100 ms; server: pure Python, or mypyc (the "
