@@ -378,15 +378,12 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
             client.transport.close()
     lat = sorted(totals.latencies)
 
-    def pct(q: float) -> float:
-        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
-
     return {
         "tables": count,
         "clients": 4 * count,
         "moves_per_s": totals.moves / (wall1 - wall0),
-        "p50_ms": pct(0.50),
-        "p99_ms": pct(0.99),
+        "p50_ms": percentile_ms(lat, 0.50),
+        "p99_ms": percentile_ms(lat, 0.99),
         "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (wall1 - wall0),
         "server_waited_pct": 100 * (waited1 - waited0) / (wall1 - wall0),
@@ -404,6 +401,11 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
 
 WINDOW = 0.5
 """Seconds per point of the timeline."""
+
+
+def percentile_ms(ordered: list[float], q: float) -> float:
+    """The q-quantile of sorted latencies in seconds, in ms (NaN for none)."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else math.nan
 
 
 def timeline(
@@ -425,16 +427,12 @@ def timeline(
                 piece.append(moves[i][1])
             i += 1
         piece.sort()
-
-        def pct(q: float, piece: list[float] = piece) -> float:
-            return piece[min(len(piece) - 1, int(q * len(piece)))] * 1000 if piece else math.nan
-
         points.append(
             {
                 "t": (t0 + t1) / 2 - samples[0][0],
                 "moves_per_s": len(piece) / (t1 - t0),
-                "p50_ms": pct(0.50),
-                "p99_ms": pct(0.99),
+                "p50_ms": percentile_ms(piece, 0.50),
+                "p99_ms": percentile_ms(piece, 0.99),
                 "loop_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
             }
         )
