@@ -40,6 +40,8 @@ from typing import Any, cast
 import httpx
 import msgspec
 
+from bluffdice.errors import BluffdiceError
+from bluffdice.plotting import check_plot_path, save_figure
 from bluffdice.server.hall import BURST, RATE
 
 RULES = "mia(lives=99)"
@@ -446,8 +448,6 @@ def plot_timelines(rows: list[dict[str, Any]], path: Path) -> None:
     pause of the server."""
     from matplotlib.figure import Figure
 
-    from bluffdice.plotting import save_figure
-
     fig = Figure(figsize=(10, 8), layout="constrained")
     rate, cpu, latency = fig.subplots(3, 1, sharex=True)
     colours: dict[str, str] = {}
@@ -662,9 +662,6 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.plot is not None:
-        from bluffdice.errors import BluffdiceError
-        from bluffdice.plotting import check_plot_path
-
         try:
             check_plot_path(args.plot)  # before minutes of load, not after
         except BluffdiceError as error:
@@ -728,8 +725,6 @@ def main() -> None:
             f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
         )
     if args.plot is not None:
-        from bluffdice.errors import BluffdiceError
-
         try:
             plot_timelines([r for r in rows if r["tables"] == max(args.tables)], Path(args.plot))
         except BluffdiceError as error:  # the table above is printed all the same
