@@ -22,6 +22,7 @@ from bluffdice.table.fair import (
     DiceRoll,
     FairnessError,
     FairRecord,
+    digest_of,
     load_fair_record,
     play_fair,
     server_seed_from,
@@ -223,6 +224,43 @@ def test_an_unknown_scheme_or_rules_are_problems_not_crashes() -> None:
     assert "lowercase hex" in str(verify(upper).problem)
 
 
+def respelled(fair: FairRecord, index: int, text: str) -> FairRecord:
+    """The record with step `index` written as `text` and the digest made to match, so
+    that only the spelling of that step differs from what the table wrote."""
+    steps = list(fair.record.steps)
+    steps[index] = text
+    changed = with_steps(fair, steps)
+    return replace(changed, digest=digest_of(changed))
+
+
+def _spellings() -> list[tuple[int, str, str]]:
+    """(step, another spelling, what the refusal calls it) in the example record."""
+    steps = load_fair_record(EXAMPLE.read_bytes()).record.steps
+    assert steps[0].startswith("first ")
+    n = next(i for i, t in enumerate(steps) if t.startswith("dice ") and t[5] != t[6])
+    high, low = steps[n][5], steps[n][6]
+    move = steps.index("roll")
+    return [
+        (n, f"dice {low}{high}", "these dice"),
+        (n, f"dice {high} {low}", "these dice"),
+        (n, f"DICE {high}{low}", "these dice"),
+        (n, f"dice  {high}{low}", "these dice"),
+        (0, f"first 0{steps[0][6:]}", "these dice"),
+        (move, "ROLL", "this move"),
+    ]
+
+
+@pytest.mark.parametrize(("index", "text", "what"), _spellings())
+def test_a_step_spelled_otherwise_than_the_table_writes_it_is_refused(
+    index: int, text: str, what: str
+) -> None:
+    fair = load_fair_record(EXAMPLE.read_bytes())
+    problem = str(verify(respelled(fair, index, text)).problem)
+    assert f"the record says {text!r}" in problem, problem
+    assert f"the table writes {what} as {fair.record.steps[index]!r}" in problem
+    assert "exactly one spelling" in problem
+
+
 # --- the command ---------------------------------------------------------------------------
 
 
@@ -270,6 +308,26 @@ def test_verify_checks_the_commitment_you_were_shown() -> None:
     assert invoke(str(EXAMPLE), "--commitment", data["commitment"].upper()).exit_code == 0
     wrong = invoke(str(EXAMPLE), "--commitment", "00" * 32)
     assert wrong.exit_code == 1 and "is not the one the table showed" in wrong.stdout
+
+
+def test_verify_checks_the_digest_you_were_shown() -> None:
+    data = json.loads(EXAMPLE.read_text("utf-8"))
+    shown = invoke(str(EXAMPLE), "--digest", f" {data['digest'].upper()} ")
+    assert shown.exit_code == 0 and shown.stdout.startswith("verified")
+    other = "0" * 64
+    wrong = invoke(str(EXAMPLE), "--digest", other, "--json")
+    verdict = json.loads(wrong.stdout)
+    assert wrong.exit_code == 1 and verdict["verified"] is False
+    assert verdict["problem"] == (
+        f"the record's digest {data['digest']} is not the one the table showed ({other})"
+    )
+
+
+@pytest.mark.parametrize("flag", ["--digest", "--commitment"])
+def test_a_digest_or_commitment_that_is_not_64_hex_digits_is_a_usage_error(flag: str) -> None:
+    result = invoke(str(EXAMPLE), flag, "c5acabeb9f")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {flag} takes the 64 hex digits")
 
 
 @pytest.mark.parametrize(

@@ -25,9 +25,10 @@ VERIFY_HELP = (
     "through the rules.\n\n"
     "Prints 'verified' and exits 0, or names the first roll or move that does not match "
     "and exits 1. Compare the commitment and digest it prints with the ones the table "
-    "showed at the start and at the end of the game, or pass --commitment.\n\n"
+    "showed at the start and at the end of the game, or pass them as --commitment and "
+    "--digest.\n\n"
     "The scheme, byte for byte, with test vectors: bluffdice docs fairness.\n\n"
-    "Example: bluffdice verify game.json --commitment 9822581721ac..."
+    "Example: bluffdice verify game.json --commitment 9822581721ac... --digest c5acabeb9fd9..."
 )
 
 
@@ -52,6 +53,10 @@ def verify_command(
         str | None,
         typer.Option(help="The commitment the table showed before the first roll (hex)."),
     ] = None,
+    digest: Annotated[
+        str | None,
+        typer.Option(help="The digest the table showed when the game ended (hex)."),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the verdict as JSON, nothing else.")
     ] = False,
@@ -71,21 +76,32 @@ def verify_command(
         fair = load_fair_record(_read(record, db))
     except FairnessError as exc:
         raise fail(f"{record}: {exc}") from None
+    shown = {
+        "commitment": _hex_option("--commitment", commitment),
+        "digest": _hex_option("--digest", digest),
+    }
     verdict = verify(fair)
     problem = verdict.problem
-    if problem is None and commitment is not None:
-        shown = commitment.strip().lower()
-        if shown != verdict.commitment:
-            problem = (
-                f"the record's commitment {verdict.commitment} is not the one the table "
-                f"showed ({shown})"
-            )
+    for what, value in shown.items():
+        recorded = getattr(verdict, what)
+        if problem is None and value is not None and value != recorded:
+            problem = f"the record's {what} {recorded} is not the one the table showed ({value})"
     if as_json:
         _print_json(verdict, problem)
     else:
         _print_text(verdict, problem)
     if problem is not None:
         raise typer.Exit(1)
+
+
+def _hex_option(flag: str, value: str | None) -> str | None:
+    """A commitment or digest as typed (any case, spaces around): 64 hex digits."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise fail(f"{flag} takes the 64 hex digits the table showed, not {value!r}")
+    return text
 
 
 def _read(source: str, db: str | None = None) -> bytes:

@@ -436,10 +436,13 @@ class _Check:
                         f"{_show(dice)}"
                     )
                 action: Any = state.outcome_of_roll(dice.dice)
-                if _parsed(parse, text) != action:
-                    return (
-                        f"{where}: the record says {text!r}, but the dice {_show(dice)} "
-                        f"make {str(action)!r}"
+                if text != str(action):
+                    same = _parsed(parse, text) == action
+                    return f"{where}: the record says {text!r}, but " + (
+                        f"the table writes these dice as {str(action)!r} (a chance step has "
+                        "exactly one spelling, so a game has exactly one digest)"
+                        if same
+                        else f"the dice {_show(dice)} make {str(action)!r}"
                     )
                 self.rolls += 1
             else:
@@ -447,6 +450,12 @@ class _Check:
                     action = parse(text)
                 except ValueError as exc:
                     return f"step {number} (player {player}): {text!r} cannot be read: {exc}"
+                if text != str(action):
+                    return (
+                        f"step {number} (player {player}): the record says {text!r}, but the "
+                        f"table writes this move as {str(action)!r} (every step has exactly "
+                        "one spelling, so a game has exactly one digest)"
+                    )
             try:
                 state = state.apply(action).state
             except IllegalAction as exc:
