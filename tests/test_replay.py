@@ -90,5 +90,5 @@ def test_a_liars_dice_game_replays_with_every_cup(tmp_path: Path) -> None:
     shown = runner.invoke(app, ["replay", "1", "--db", str(db)])
     assert shown.exit_code == 0, shown.stderr
     for name in ("odds", "adaptive", "random"):
-        assert f"to {name} only: Your dice" in shown.stdout
+        assert f"{name} has [" in shown.stdout and f"(only {name} saw this)" in shown.stdout
     assert "Winner:" in shown.stdout

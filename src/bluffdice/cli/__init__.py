@@ -25,8 +25,10 @@ from bluffdice.errors import BluffdiceError, clip_message
 
 
 def main() -> None:
-    """Run the CLI. Usage errors of the option parser are shown as it shows them, but with
-    long values cut short (`bluffdice replay 999...` with 5000 digits is not echoed back)."""
+    """Run the CLI. A usage error of the option parser (an unknown option, a value that is
+    not a number) is one `error:` line on stderr and exit 2, like every other bad input,
+    with long values cut short (`bluffdice replay 999...` with 5000 digits is not echoed
+    back)."""
     try:
         code = app(standalone_mode=False)
     except BluffdiceError as exc:
@@ -36,13 +38,22 @@ def main() -> None:
         if type(exc).__name__ == "Abort":  # the parser's Ctrl-D at a prompt
             say_error("aborted")
             sys.exit(1)
-        if not (hasattr(exc, "show") and hasattr(exc, "exit_code")):
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise  # a crash: its traceback is the report
-        if isinstance(getattr(exc, "message", None), str):
-            exc.message = clip_message(exc.message)  # type: ignore[attr-defined]
-        exc.show()  # typer's own copy of click's usage error
-        sys.exit(exc.exit_code)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a group called bare: its help
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        say_error(usage_error(exc))
+        sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_error(exc: Exception) -> str:
+    """The parser's message on one line, with where to find the command's help."""
+    message = " ".join(str(exc.format_message()).split())  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    where = getattr(ctx, "command_path", None)
+    return f"{message} (see {where} --help)" if where else message
 
 
 __all__ = ["app", "main"]

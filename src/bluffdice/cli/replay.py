@@ -24,8 +24,8 @@ REPLAY_HELP = (
     "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
     "Tournaments store every game, by default in bluffdice.db in your data folder "
     "($BLUFFDICE_DB or --db choose another); --list says where the store is and shows the "
-    "tournaments with the ids of their games, --list --tournament N that tournament's "
-    "games.\n\n"
+    "tournaments with the ids of their games and the games you played (bluffdice play), "
+    "--list --tournament N that tournament's games.\n\n"
     "Example: bluffdice replay --list, then bluffdice replay 1"
 )
 
@@ -50,12 +50,17 @@ def replay(
         bool, typer.Option("--json", help="Print JSON (the moves and their events), nothing else.")
     ] = False,
     list_: Annotated[
-        bool, typer.Option("--list", help="List the stored tournaments (or one's games).")
+        bool,
+        typer.Option(
+            "--list", help="List the stored tournaments and your games (or one tournament's)."
+        ),
     ] = False,
     tournament: Annotated[
         int | None, typer.Option(help="With --list: the games of this tournament.")
     ] = None,
-    limit: Annotated[int, typer.Option(help="With --list: at most this many games.")] = 20,
+    limit: Annotated[
+        int, typer.Option(help="With --list: at most this many games (of each kind).")
+    ] = 20,
 ) -> None:
     """The `replay` command; its help text is REPLAY_HELP."""
     if game_id is None and not list_:
@@ -81,9 +86,11 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
     if tournament is None:
         rows = store.tournaments()
         first = {t.id: store.first_game_id(t.id) for t in rows}
+        played = store.played_games(limit)
         if as_json:
-            data = [
+            data: list[dict[str, Any]] = [
                 {
+                    "kind": "tournament",
                     "id": t.id,
                     "created": t.created.isoformat(timespec="seconds"),
                     "game": t.game,
@@ -96,6 +103,19 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
                     "seed": t.seed,
                 }
                 for t in rows
+            ]
+            data += [
+                {
+                    "kind": "played",
+                    "id": g.id,
+                    "game": g.record.game,
+                    "rules": g.record.rules,
+                    "bots": list(g.bots),
+                    "person_seat": g.person_seat,
+                    "result": g.result,
+                    "seed": g.seed if g.seed >= 0 else None,
+                }
+                for g in played
             ]
             out.print_json(json.dumps(data))
             return
@@ -120,6 +140,7 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
                 str(t.seed),
             )
         out.print(table if rows else "No tournaments stored yet.")
+        out.print(_played_table(played) if played else "No games you played stored yet.")
         return
     if tournament not in {t.id for t in store.tournaments()}:
         raise StoreError(f"no tournament {tournament} in {store.location} (see replay --list)")
@@ -146,6 +167,28 @@ def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> No
             str(g.result.get("rounds", "")),
         )
     out.print(table if games else f"No games stored for tournament {tournament}.")
+
+
+def _played_table(games: list[StoredGame]) -> Any:
+    """The games a person played (`bluffdice play`), newest first."""
+    from rich.table import Table
+
+    table = Table(title="Games you played (newest first)", title_style="bold")
+    for column in ("id", "rules", "seats", "you", "result", "seed"):
+        table.add_column(column, justify="right" if column == "id" else "left")
+    for g in games:
+        seat = g.person_seat if g.person_seat is not None else -1
+        won = seat in g.result.get("winners", [])
+        result = "left" if g.result.get("abandoned") else ("won" if won else "lost")
+        table.add_row(
+            str(g.id),
+            escape(_rules_name(g.record.rules)),
+            escape(", ".join(g.bots)),
+            escape(g.bots[seat]) if 0 <= seat < len(g.bots) else "-",
+            result,
+            str(g.seed) if g.seed >= 0 else "-",
+        )
+    return table
 
 
 def _rules_name(text: str) -> str:
@@ -197,9 +240,12 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         out.print_json(json.dumps(data))
         return
     seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
-    if stored.person_seat is not None:  # a game of `bluffdice play`
+    viewer = stored.person_seat  # a game you played reads as you saw it: "You roll"
+    if viewer is not None:  # a game of `bluffdice play`
         seeded = f", seed {stored.seed}" if stored.seed >= 0 else ""
-        origin = f"played by {escape(names[stored.person_seat])}{seeded}"
+        person = names[viewer]
+        by = "you" if person.strip().lower() == "you" else f"you ({escape(person)})"
+        origin = f"played by {by}{seeded}"
     else:
         origin = f"tournament {stored.tournament_id}, game #{stored.index}, seed {stored.seed}"
     out.print(
@@ -212,11 +258,11 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         if skip:
             skip = False
             continue
-        lines = [said for e in events if (said := _describe(presenter, e, names))]
+        lines = [said for e in events if (said := _describe(presenter, e, names, viewer))]
         if player == CHANCE:
             lines = lines or [f"[dim]chance: {escape(text)}[/]"]
         elif not lines:
-            lines = [f"{escape(names[player])}: {escape(text)}"]
+            lines = [f"{escape(_subject(names, player, viewer))}: {escape(text)}"]
         nxt = moves[n + 1] if n + 1 < len(moves) else None
         if player != CHANCE and nxt is not None and nxt[0] == CHANCE and not nxt[3]:
             # A roll and its dice read as one line: "liar rolls: dice 43".
@@ -226,9 +272,11 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
             lines[0] += f" [dim]({escape(hidden)})[/]"
         for line in lines:
             out.print(f"  {line.strip()}" if not line.startswith("\n") else line, highlight=False)
-    winners = ", ".join(escape(names[p]) for p in stored.result.get("winners", []))
+    winners = ", ".join(
+        escape(_subject(names, p, viewer)) for p in stored.result.get("winners", [])
+    )
     places = stored.result.get("standings", [])
-    order = " > ".join(escape(names[p]) for p in places)
+    order = " > ".join(escape(_subject(names, p, viewer)) for p in places)
     out.print(
         f"\n[bold]Winner: {winners or 'nobody'}[/]" + (f" · standings: {order}" if order else "")
     )
@@ -261,18 +309,29 @@ def _presenter(rules: Any) -> Any:
         return None
 
 
-def _describe(presenter: Any, event: Event, names: Sequence[str]) -> str | None:
-    """Public events as any spectator reads them; a private one (someone's own dice) as
-    its owner saw it, marked with whose it was: the game is over, nothing is secret."""
+def _subject(names: Sequence[str], player: int, viewer: int | None) -> str:
+    """A seat as a replay names it: "You" for the person who played, a name that reads
+    as a pronoun marked with its seat."""
+    from bluffdice.narration.words import shown_name
+
+    return "You" if player == viewer else shown_name(names, player)
+
+
+def _describe(presenter: Any, event: Event, names: Sequence[str], viewer: int | None) -> str | None:
+    """Public events as the viewer read them (the person who played, or a spectator); a
+    private one (someone's own dice) as well, told in the third person and marked as
+    seen by its owner only: the game is over, nothing is secret."""
     import msgspec
 
     from bluffdice.games.base import PrivateEvent
 
     if presenter is not None:
-        if isinstance(event, PrivateEvent):
-            said = presenter.event(event, names, event.player)
-            return f"[dim]to {escape(names[event.player])} only:[/] {said}" if said else None
-        said = presenter.event(event, names, None)
-        return str(said) if said else None
+        said = presenter.event(event, names, viewer)
+        if not said:
+            return None
+        if isinstance(event, PrivateEvent) and event.player != viewer:
+            owner = escape(_subject(names, event.player, viewer))
+            return f"{said} [dim](only {owner} saw this)[/]"
+        return str(said)
     fields = msgspec.to_builtins(event)
     return escape(json.dumps(fields))

@@ -49,7 +49,11 @@ class CommonHandWords(Words):
             who = self.says(event.player, names, viewer, "reroll", "rerolls")
             return line(who, f" {plural(event.count, 'die', 'dice')}.")
         if isinstance(event, YourDice):
-            return line("Your dice: ", poker_parts(event.dice), f" ({self.best(event.dice)})")
+            best = f" ({self.best(event.dice)})"
+            if event.player != viewer:  # a replay: the game is over, nothing is secret
+                owner = self.name(event.player, names, viewer)
+                return line(owner, " has ", poker_parts(event.dice), best, ".")
+            return line("Your dice: ", poker_parts(event.dice), best)
         if isinstance(event, Claimed):
             who = self.says(event.player, names, viewer, "claim", "claims")
             return line(who, " ", self.claim(event.claim), ".")

@@ -57,6 +57,10 @@ class LiarsDiceWords(Words):
                 )
             return said
         if isinstance(event, YourDice):
+            if event.player != viewer:  # a replay: the game is over, nothing is secret
+                return line(
+                    self.name(event.player, names, viewer), " has ", dice_parts(event.dice), "."
+                )
             return line("Your dice: ", dice_parts(event.dice))
         if isinstance(event, BidMade):
             who = self.says(event.player, names, viewer, "bid", "bids")

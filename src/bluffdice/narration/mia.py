@@ -53,11 +53,12 @@ class MiaWords(Words):
         if isinstance(event, Rolled):
             return self.says(event.player, names, viewer, "roll.", "rolls.")
         if isinstance(event, Looked):
-            if event.player != viewer:
-                return None
-            return line(
-                "You look at your dice: ", Part(self.ranking.name(event.value), "strong"), "."
-            )
+            seen = Part(self.ranking.name(event.value), "strong")
+            if event.player != viewer:  # a replay: the game is over, nothing is secret
+                return line(
+                    self.name(event.player, names, viewer), " looks at the dice: ", seen, "."
+                )
+            return line("You look at your dice: ", seen, ".")
         if isinstance(event, Announced):
             who = self.says(event.player, names, viewer, "announce", "announces")
             return line(who, " ", self.value(event.value), ".")

@@ -67,14 +67,29 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+PRONOUNS = frozenset({"you", "your", "yours", "yourself", "me", "i"})
+"""Names that would read as a pronoun in a sentence about someone else."""
+
+
+def shown_name(names: Sequence[str], player: int) -> str:
+    """A player's name as a sentence about them uses it: a seat named "You" that is not
+    the viewer's (a replay, a bot so named) reads `You (seat 2)`, never "You rolls"."""
+    name = names[player]
+    return f"{name} (seat {player})" if name.strip().lower() in PRONOUNS else name
+
+
 class Words:
     """Names seen from one viewer (None: a spectator): "You" for the viewer, with the
-    verb in the right person."""
+    verb in the right person.
+
+    A private event (someone's own dice) reaches a describer only for its owner, except
+    in a replay of a finished game, where nothing is secret: then it is told in the third
+    person ("Liar looks at the dice: 61")."""
 
     def name(self, player: int, names: Sequence[str], viewer: int | None) -> Part:
         if player == viewer:
             return Part("You", "you", player)
-        return Part(names[player], "player", player)
+        return Part(shown_name(names, player), "player", player)
 
     def says(
         self, player: int, names: Sequence[str], viewer: int | None, you: str, other: str

@@ -241,6 +241,17 @@ class Store:
                 query = query.where(GameRow.tournament_id == tournament_id)
             return [_stored_game(row) for row in session.scalars(query)]
 
+    def played_games(self, limit: int = 20) -> list[StoredGame]:
+        """The last `limit` games a person played (`bluffdice play`), newest first."""
+        with self._session("read") as session:
+            query = (
+                select(GameRow)
+                .where(GameRow.person_seat.is_not(None))
+                .order_by(GameRow.id.desc())
+                .limit(min(limit, MAX_ID))
+            )
+            return [_stored_game(row) for row in session.scalars(query)]
+
     def tournaments(self) -> list[StoredTournament]:
         with self._session("read") as session:
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id))

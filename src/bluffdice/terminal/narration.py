@@ -12,6 +12,7 @@ from typing import Any
 from rich.markup import escape
 
 from bluffdice.narration import Line, plural
+from bluffdice.narration.words import shown_name
 
 __all__ = ["COLORS", "Narrator", "plural", "render"]
 
@@ -31,7 +32,7 @@ class Narrator:
         """A player's name in colour; "You" for the viewer."""
         if player == viewer:
             return "[bold cyan]You[/]"
-        return f"[{COLORS[player % len(COLORS)]}]{escape(names[player])}[/]"
+        return f"[{COLORS[player % len(COLORS)]}]{escape(shown_name(names, player))}[/]"
 
     def seat_name(self, player: int, names: Sequence[str], viewer: int | None) -> str:
         """A name for tables: the viewer's own name marked `(you)`."""

@@ -1,0 +1,134 @@
+"""The rough edges a newcomer met on a fresh clone (issue 33), each checked where the user
+meets it: replays that read right whatever the seats are called, the games you played in
+`replay --list`, one `error:` line for every usage error, an honest ETA, one way to
+choose a game, bot names that say what the bot plays, the end of a game you are out of,
+and plots that say where they went and agree with their table."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from bluffdice.cli import app, main
+
+runner = CliRunner()
+EVERY_PHASE = "roll\nmia\nchallenge\n" * 200
+
+
+def invoke(*args: str, stdin: str = "") -> Any:
+    result = runner.invoke(app, list(args), input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def run_main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str, str]:
+    """`bluffdice ARGS` as the installed command runs it (`bluffdice.cli.main`)."""
+    monkeypatch.setattr(sys, "argv", ["bluffdice", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    captured = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+def played_game(db: Path, name: str = "You") -> None:
+    """A game of `bluffdice play` against two bots, stored in `db`."""
+    result = invoke(
+        "play", "--bots", "2", "--opponents", "honest,liar", "--seed", "5", "--rules",
+        "mia(lives=1)", "--name", name, "--db", str(db), stdin=EVERY_PHASE,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+def test_a_replay_of_your_game_speaks_to_you_and_tells_the_bots_dice_in_third_person(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "p.db"
+    played_game(db)
+    text = invoke("replay", "1", "--db", str(db)).stdout
+    assert "played by you" in text
+    assert re.search(r"\bYou (roll|announce|challenge)\b", text)
+    assert not re.search(r"\bYou (rolls|announces|starts|challenges|looks)\b", text), text
+    looks = re.findall(r"(Honest|Liar) looks at the dice: \w+\. \(only \1 saw this\)", text)
+    assert looks, text
+    assert "only:" not in text and "only You" not in text
+
+
+def test_a_seat_called_you_in_a_tournament_is_not_read_as_the_viewer(tmp_path: Path) -> None:
+    from bluffdice.bots import load_bot
+    from bluffdice.games import parse_rules
+    from bluffdice.store import Store
+    from bluffdice.table import Table, seeded
+    from bluffdice.table.runners import run_sync
+
+    rules = parse_rules("mia(lives=1)")
+    table = Table(rules, 2, dice=seeded(3), names=["You", "Honest"])
+    run_sync(table, [load_bot("honest", "mia"), load_bot("liar", "mia")])
+    store = Store(str(tmp_path / "t.db"))
+    tid = store.start_tournament(
+        game="mia", rules="mia(lives=1)", bots=["honest", "liar"], names=["You", "Honest"],
+        seats=2, games=1, seed=3,
+    )  # fmt: skip
+    outcome = table.outcome()
+    assert outcome is not None
+    store.add_games(
+        tid,
+        [{"index": 0, "seed": 3, "record": table.record, "bots": ["You", "Honest"],
+          "result": {"winners": list(outcome.winners)}}],
+    )  # fmt: skip
+    store.close()
+    text = invoke("replay", "1", "--db", str(tmp_path / "t.db")).stdout
+    assert "You (seat 0) rolls" in text or "You (seat 0) announces" in text, text
+    assert not re.search(r"\bYou (rolls|announces|starts|looks)\b", text), text
+
+
+def test_replay_list_shows_the_games_you_played(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    played_game(db, name="Ada")
+    listed = invoke("replay", "--list", "--db", str(db))
+    assert listed.exit_code == 0
+    assert "Games you played" in listed.stdout and "Ada, Honest, Liar" in listed.stdout
+    (entry,) = json.loads(invoke("replay", "--list", "--db", str(db), "--json").stdout)
+    assert entry["kind"] == "played" and entry["id"] == 1 and entry["person_seat"] == 0
+    assert entry["bots"] == ["Ada", "Honest", "Liar"] and entry["seed"] == 5
+
+
+# --- usage errors ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay", "abc"], "Invalid value for 'GAME_ID': 'abc' is not a valid int"),
+        (["tournament", "--nope"], "No such option: --nope"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["play", "--bots", "x"], "'x' is not a valid int"),
+        (["tournament", "--games"], "Option '--games' requires an argument"),
+    ],
+)
+def test_a_usage_error_is_one_error_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    code, out, err = run_main(monkeypatch, capsys, *args)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], err
+
+
+def test_the_bare_command_still_shows_its_whole_help(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_main(monkeypatch, capsys)
+    assert "Commands:" in out + err and "characters)" not in out + err
