@@ -132,3 +132,37 @@ def test_the_bare_command_still_shows_its_whole_help(
 ) -> None:
     code, out, err = run_main(monkeypatch, capsys)
     assert "Commands:" in out + err and "characters)" not in out + err
+
+
+# --- the tournament's ETA ------------------------------------------------------------------
+
+
+def _eta_after_a_burst(column: Any) -> str:
+    """Where the ETA stands after results came in two batches 10 ms apart, 10 s in."""
+    from rich.progress import Progress
+
+    now = [0.0]
+    progress = Progress(column, get_time=lambda: now[0], auto_refresh=False)
+    task = progress.add_task("games", total=1200)
+    progress.start_task(task)
+    for at in (10.0, 10.01):
+        now[0] = at
+        progress.advance(task, 100)
+    return str(column.render(progress.tasks[0]))
+
+
+def test_the_tournament_eta_goes_by_the_whole_run_not_the_last_burst() -> None:
+    from rich.progress import TimeRemainingColumn
+
+    from bluffdice.cli.tournament import progress_columns
+
+    (column,) = [c for c in progress_columns() if "Remaining" in type(c).__name__]
+    assert _eta_after_a_burst(column) == "eta 0:00:50"  # 1000 games left at 20 games/s
+    assert _eta_after_a_burst(TimeRemainingColumn()) == "0:00:01"  # the burst's speed
+
+
+def test_the_eta_waits_for_the_first_result() -> None:
+    from bluffdice.cli.progress import eta_seconds, eta_text
+
+    assert eta_text(eta_seconds(5.0, 0, 100)) == "eta -:--:--"
+    assert eta_text(eta_seconds(3600.0, 1, 3)) == "eta 2:00:00"

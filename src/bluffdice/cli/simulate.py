@@ -157,15 +157,16 @@ def _workers(workers: int | None, game: str, rules: Any, names: list[str], games
 
 
 def _with_progress(rules: Any, names: list[str], games: int, seed: int, workers: int) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
+    from bluffdice.cli.progress import remaining_column
     from bluffdice.sim.match import run_matches
 
     with Progress(
         "[bold]simulating",
         BarColumn(),
         MofNCompleteColumn(),
-        TimeRemainingColumn(),
+        remaining_column(),
         console=err,
         transient=True,
         disable=not err.is_terminal,

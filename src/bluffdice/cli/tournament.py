@@ -317,32 +317,33 @@ def _workers(workers: int | None, games: int) -> int:
     return (os.cpu_count() or 1) if games >= AUTO_WORKERS_FROM else 1
 
 
-def _run(
-    config: TournamentConfig, runner: Any, workers: int, database: Store | None, tid: int | None
-) -> Standings:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+def progress_columns() -> tuple[Any, ...]:
+    """The progress bar's columns: games done, speed, time, the time left at the run's
+    average speed (results come in batches: see bluffdice.cli.progress), the leader."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    from bluffdice.tournament.runner import run_tournament
+    from bluffdice.cli.progress import remaining_column
 
-    columns = (
+    return (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[speed]}"),
         TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
+        remaining_column(),
         TextColumn("{task.fields[leader]}"),
     )
+
+
+def _run(
+    config: TournamentConfig, runner: Any, workers: int, database: Store | None, tid: int | None
+) -> Standings:
+    from rich.progress import Progress
+
+    from bluffdice.tournament.runner import run_tournament
+
     started = time.perf_counter()
-    with Progress(*columns, console=err, transient=False) as progress:
+    with Progress(*progress_columns(), console=err, transient=False) as progress:
         task = progress.add_task("games", total=config.games, speed="", leader="")
 
         def counted(results: list[GameResult], standings: Standings) -> None:
