@@ -31,12 +31,25 @@ class Limits(msgspec.Struct, frozen=True):
     move_time: float = DEFAULT_MOVE_TIME
     """Seconds a bot has for one move (from the prompt to its answer)."""
     memory_mb: int | None = 2048
-    """Address space of the bot process, in MiB (RLIMIT_AS)."""
+    """Memory of the bot, in MiB: of its whole process tree where a control group can be
+    made (`bluffdice.sandbox.cgroups`), and the address space of each process (RLIMIT_AS)."""
     cpu_seconds: int | None = 3600
     """CPU time of the bot process over its whole life (RLIMIT_CPU): a runaway bound,
     since one process plays many games."""
     start_time: float = 15.0
     """Seconds a bot has to start and say hello."""
+    isolation: str = "sandbox"
+    """sandbox: bubblewrap (`bluffdice.sandbox`); process: a plain child process, only
+    when the user says so (`--unsandboxed`)."""
+    processes: int | None = 64
+    """Processes and threads of the bot's whole tree (a control group's pids.max, and
+    RLIMIT_NPROC in the sandbox's own user namespace)."""
+    file_mb: int | None = 64
+    """Largest file the bot may write (RLIMIT_FSIZE); its scratch folders are small
+    tmpfs besides."""
+    stderr_mb: int = 16
+    """Bytes of standard error read from the bot over its life; after that its standard
+    error is closed (it can no longer make the host read without end)."""
 
 
 def _prctl() -> Callable[..., int] | None:

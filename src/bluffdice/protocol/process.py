@@ -1,10 +1,11 @@
 """A bot program in a child process: start it, write lines to it, read lines with a
 deadline, and end it, whatever it does.
 
-Nothing here trusts the child: reads and writes never block (a bot that stops reading
-its input cannot stall the table), lines have a size bound, its standard error goes to
-a private file whose tail is quoted when it fails, and it runs in its own process group
-with the bounds of `limits`, killed with its parent.
+Nothing here trusts the child: it runs in a sandbox (`bluffdice.sandbox`) unless the
+user said otherwise; reads and writes never block (a bot that stops reading its input
+cannot stall the table); lines have a size bound; its standard error comes through a
+pipe of which only the tail is kept, and only so many bytes are read; and closing it
+ends everything it started.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import os
 import selectors
 import signal
 import subprocess
-import tempfile
 import time
-from collections.abc import Sequence
-from typing import IO, Final, Literal
+from collections.abc import Callable, Sequence
+from typing import Final, Literal
 
-from bluffdice.protocol.limits import Limits, child_setup
+from bluffdice.errors import BluffdiceError
+from bluffdice.protocol.limits import Limits, child_setup, die_with_parent
+from bluffdice.sandbox import require
+from bluffdice.sandbox.bubblewrap import argv, as_root, new_uid
+from bluffdice.sandbox.cgroups import Group
 
 FaultKind = Literal["timeout", "crash", "exit", "garbage", "illegal", "error"]
 
@@ -28,6 +32,8 @@ MAX_LINE: Final = 1 << 20
 MAX_PENDING: Final = 16 << 20
 """Most bytes queued for a bot that does not read its input."""
 STDERR_TAIL: Final = 600
+STDERR_KEPT: Final = 8192
+"""Bytes of the bot's standard error kept (the last ones) for messages."""
 
 
 class BotFault(Exception):
@@ -44,32 +50,78 @@ class BotProcess:
     def __init__(self, command: Sequence[str], limits: Limits, cwd: str | None = None) -> None:
         self.command = tuple(command)
         self.limits = limits
-        self._stderr: IO[bytes] = tempfile.TemporaryFile(prefix="bluffdice-bot-")  # noqa: SIM115
+        self.group: Group | None = None
+        """The control group bounding the sandbox's whole tree, where one could be made."""
+        launched, setup = self._launch(cwd or os.getcwd())
         try:
             self.proc = subprocess.Popen(  # noqa: S603 - running the user's bot is the point
-                self.command,
+                launched,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=subprocess.PIPE,
                 cwd=cwd,
                 start_new_session=True,
-                preexec_fn=child_setup(limits),  # noqa: PLW1509 - rlimits need it
+                preexec_fn=setup,  # noqa: PLW1509 - rlimits and the control group need it
                 close_fds=True,
             )
         except OSError as exc:
-            self._stderr.close()
+            self._drop_group()
             raise BotFault("crash", f"cannot start {' '.join(self.command)}: {exc}") from None
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stderr is not None
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
-        os.set_blocking(self._in, False)
-        os.set_blocking(self._out, False)
+        self._err: int | None = self.proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
         self._pending = bytearray()
         self._buffer = bytearray()
+        self._stderr = bytearray()
+        self._stderr_read = 0
         self.transcript: list[tuple[str, bytes]] | None = None
         """Set to a list to keep every line: ("table", sent) and ("bot", received)."""
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ)
+        self._selector.register(self._err, selectors.EVENT_READ)
+
+    def _launch(self, cwd: str) -> tuple[list[str], Callable[[], None]]:
+        """The command to start and what the child does between fork and exec."""
+        limits = self.limits
+        if limits.isolation == "process":
+            return list(self.command), child_setup(limits)
+        try:
+            require(limits.isolation)
+        except BluffdiceError as exc:
+            raise BotFault("crash", str(exc)) from None
+        self.group = Group.make(limits.memory_mb, limits.processes)
+        joins = [os.fsencode(f) for f in self.group.join_files()] if self.group else []
+        launched = argv(
+            self.command,
+            cwd=cwd,
+            uid=new_uid() if as_root() else 0,
+            processes=limits.processes,
+            memory_mb=limits.memory_mb,
+            cpu_seconds=limits.cpu_seconds,
+            file_mb=limits.file_mb,
+            open_files=1024,
+        )
+        parent = os.getpid()
+
+        def setup() -> None:
+            pid = str(os.getpid()).encode()
+            for path in joins:
+                fd = os.open(path, os.O_WRONLY)
+                os.write(fd, pid)
+                os.close(fd)
+            die_with_parent(parent)
+
+        return launched, setup
+
+    def _drop_group(self) -> None:
+        if self.group is not None:
+            self.group.kill()
+            self.group.remove()
+            self.group = None
 
     @property
     def alive(self) -> bool:
@@ -116,7 +168,12 @@ class BotProcess:
                 wait: float | None = 0.01 if left is None else min(left, 0.01)
             else:
                 wait = left
-            if not self._selector.select(wait):
+            ready = self._selector.select(wait)
+            if not ready:
+                continue
+            if any(key.fd == self._err for key, _ in ready):
+                self._read_stderr()
+            if not any(key.fd == self._out for key, _ in ready):
                 continue
             try:
                 chunk = os.read(self._out, 65536)
@@ -125,6 +182,40 @@ class BotProcess:
             if not chunk:
                 raise self._ended()
             self._buffer += chunk
+
+    def _read_stderr(self) -> None:
+        """Take what the bot wrote to its standard error: keep the tail, and close the
+        pipe once it wrote more than its limit (the bot then gets EPIPE, the host no
+        more work)."""
+        if self._err is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self._err, 65536)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._close_stderr()
+                return
+            self._stderr_read += len(chunk)
+            self._stderr += chunk
+            del self._stderr[:-STDERR_KEPT]
+            if self._stderr_read > self.limits.stderr_mb << 20:
+                self._stderr += b"\n(more standard error was not read)"
+                self._close_stderr()
+                return
+
+    def _close_stderr(self) -> None:
+        if self._err is None:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(self._err)
+        assert self.proc.stderr is not None
+        with contextlib.suppress(OSError):
+            self.proc.stderr.close()
+        self._err = None
 
     def _take_line(self) -> bytes | None:
         end = self._buffer.find(b"\n")
@@ -144,6 +235,9 @@ class BotProcess:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return BotFault("crash", "the bot closed its output" + self._tail())
+        if self.group is not None and self.group.out_of_memory():
+            used = f"{self.limits.memory_mb} MiB"
+            return BotFault("crash", f"the bot's processes used more than {used}" + self._tail())
         if code == 0:
             return BotFault("exit", "the bot exited (status 0) during the game" + self._tail())
         if code < 0:
@@ -156,14 +250,8 @@ class BotProcess:
 
     def stderr_tail(self, limit: int = STDERR_TAIL) -> str:
         """The end of what the bot wrote to its standard error."""
-        try:
-            self._stderr.flush()
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(0, size - limit))
-            text = self._stderr.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
-        return text.strip()
+        self._read_stderr()
+        return bytes(self._stderr[-limit:]).decode("utf-8", "replace").strip()
 
     def _tail(self) -> str:
         tail = self.stderr_tail()
@@ -171,18 +259,21 @@ class BotProcess:
         return f"; its stderr ends: {' | '.join(lines)}" if lines else ""
 
     def close(self) -> None:
-        """End the bot and everything it started (its process group), and its files."""
+        """End the bot and everything it started (the sandbox's pid namespace dies with
+        its first process; the control group catches anything else), and its pipes."""
+        self._read_stderr()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         self.proc.wait()
+        self._drop_group()
+        self._close_stderr()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
         self._selector.close()
-        self._stderr.close()
 
     def __enter__(self) -> BotProcess:
         return self
