@@ -162,9 +162,9 @@ def test_play_help_explains_the_options() -> None:
 
 
 def test_a_preset_named_as_the_game_plays_that_preset() -> None:
-    from bluffdice.cli.play import resolve_rules
+    from bluffdice.cli.app import game_rules
     from bluffdice.games import parse_rules
 
-    assert resolve_rules("dudo", None) == parse_rules("dudo")
-    assert resolve_rules("meyer", None) == parse_rules("meyer")
-    assert resolve_rules("mia", None) == parse_rules("classic")
+    assert game_rules("dudo", None) == parse_rules("dudo")
+    assert game_rules("meyer", None) == parse_rules("meyer")
+    assert game_rules("mia", None) == parse_rules("classic")

@@ -170,3 +170,27 @@ def rules_option(text: str, game: str | None = None) -> Any:
         return parse_rules(text, game=game)
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
+
+
+GAME_HELP = (
+    "The game: mia, liars-dice or common-hand (or a preset of one, such as dudo); "
+    "default: the game --rules names, else mia."
+)
+
+
+def game_rules(game: str | None, rules: str | None) -> Any:
+    """The rule set a command plays, chosen the one way every command takes: an optional
+    GAME word first (a game's name or a preset of it) and --rules (a preset or rule
+    string, which names its own game when GAME is left out)."""
+    from bluffdice.games.registry import get_game
+
+    if game is None:
+        return rules_option(rules) if rules is not None else get_game("mia").default_rules()
+    if rules is None:
+        return rules_option(game)  # a game name, or a preset such as dudo or meyer
+    try:
+        spec = get_game(game)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    return rules_option(rules, spec.name)
+

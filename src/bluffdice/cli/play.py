@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bluffdice.cli.app import app, err, escape, fail, out, rules_option
+from bluffdice.cli.app import GAME_HELP, app, err, escape, fail, game_rules, out
 from bluffdice.errors import BluffdiceError
 
 if TYPE_CHECKING:  # the games and the table load when the command runs
@@ -40,9 +40,7 @@ MAX_PAUSE = 60.0
 def play(
     game: Annotated[
         str | None,
-        typer.Argument(
-            metavar="GAME", help="The game: mia (default) or another game of `bluffdice rules`."
-        ),
+        typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False),
     ] = None,
     rules: Annotated[
         str | None,
@@ -138,7 +136,7 @@ def play(
     from bluffdice.terminal import presenter_for
     from bluffdice.terminal.session import Session, console_reader, make_seats, pick_opponents
 
-    chosen = resolve_rules(game, rules)
+    chosen = game_rules(game, rules)
     spec = game_of(chosen)
     humans = 0 if watch else 1
     wanted = [w.strip() for w in (opponents or "").split(",") if w.strip()]
@@ -250,21 +248,6 @@ def keep(table: Any, seat: int, seed: int | None, db: str | None) -> None:
         soft_wrap=True,
         highlight=False,
     )
-
-
-def resolve_rules(game: str | None, rules: str | None) -> Any:
-    """The rule set to play: --rules names its own game when GAME is left out."""
-    from bluffdice.games.registry import get_game
-
-    if game is None:
-        return rules_option(rules) if rules is not None else get_game("mia").default_rules()
-    if rules is None:
-        return rules_option(game)  # a game name, or a preset such as dudo or meyer
-    try:
-        spec = get_game(game)
-    except BluffdiceError as exc:
-        raise fail(str(exc)) from None
-    return rules_option(rules, spec.name)
 
 
 def check_opponents(game: str, wanted: list[str]) -> None:

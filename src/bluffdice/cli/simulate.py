@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import (
+    GAME_HELP,
     app,
     err,
     fail,
+    game_rules,
     out,
     plot_target,
-    rules_option,
     workers_option,
     write_plot,
 )
@@ -43,22 +44,39 @@ SIMULATE_HELP = (
     "table shows win rates with 95 % Wilson intervals, mean lives (or score) left and mean "
     "rounds, then the heads-up matrix (row's win rate against the column). The same "
     "--seed gives the same output with any number of --workers.\n\n"
-    "Example: bluffdice simulate --rules classic --bots honest,liar,lucky,chain "
+    "Example: bluffdice simulate mia --rules classic --bots honest,liar,lucky,chain "
     "--games 100000 --seed 7"
 )
 
 
+DEFAULT_BOTS = {"mia": "honest,liar,lucky,chain,random", "liars-dice": "odds,random"}
+"""The bots the simulator plays fast (a table form), by game."""
+
+
 @app.command(help=SIMULATE_HELP, short_help="Heads-up matches between bots, vectorised.")
 def simulate(
+    game: Annotated[
+        str | None, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)
+    ] = None,
     rules: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--rules", "-r", help="A preset (classic, maexchen, openspiel, ...) or rule string."
+            "--rules",
+            "-r",
+            help="A preset (classic, maexchen, openspiel, ...) or rule string; default: "
+            "the game's (classic for mia).",
+            show_default=False,
         ),
-    ] = "classic",
+    ] = None,
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot names (at least two).")
-    ] = "honest,liar,lucky,chain,random",
+        str | None,
+        typer.Option(
+            help="Comma-separated bot names (at least two); default: "
+            + "; ".join(f"{g}: {b}" for g, b in DEFAULT_BOTS.items())
+            + ".",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option(help="Games per pair of bots.")] = 10_000,
     seed: Annotated[
         int | None,
@@ -86,10 +104,12 @@ def simulate(
     from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import game_of
 
-    parsed = rules_option(rules)
+    parsed = game_rules(game, rules)
     game = game_of(parsed).name
     if game not in ("mia", "liars-dice"):
         raise fail(f"the simulator plays mia and liars-dice, not {game}")
+    if bots is None:
+        bots = DEFAULT_BOTS[game]
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) < 2 or len(set(names)) != len(names):
         raise fail("--bots needs at least two different bots, comma-separated")
