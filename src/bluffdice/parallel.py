@@ -17,6 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
 from bluffdice.protocol.limits import worker_dies_with
+from bluffdice.sandbox import hide_host
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,9 +63,11 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int) ->
 
 
 def _start_worker(parent: int) -> None:
-    """A worker ignores Ctrl-C (the parent reports it) and dies with the parent."""
+    """A worker ignores Ctrl-C (the parent reports it), dies with the parent, and is as
+    closed to other processes as the parent is (it holds the games' states too)."""
     _leave_ctrl_c_to_parent()
     worker_dies_with(parent)
+    hide_host()
 
 
 def _leave_ctrl_c_to_parent() -> None:

@@ -16,9 +16,7 @@ what the user can). `bluffdice bot isolation` reports what this machine gives.
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -59,6 +57,8 @@ class Probe:
 @functools.cache
 def probe() -> Probe:
     """Start one empty sandbox, once per process, to see whether sandboxes work here."""
+    import subprocess
+
     from bluffdice.sandbox import bubblewrap
     from bluffdice.sandbox.cgroups import Group
 
@@ -116,6 +116,8 @@ def hide_host() -> None:
     process_vm_readv). Runs once at the start of every host process."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)

@@ -9,10 +9,12 @@ out and the bluffdice version that played the game, and the schema is versioned
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select
@@ -67,6 +69,24 @@ class StoredTournament:
     bluffdice_version: str | None = None
 
 
+def _private_file(path: Path, default: bool) -> None:
+    """A new SQLite file is readable by its owner only (0600), and the per-user data
+    folder by its owner only (0700): the store holds every die of every game, and a fair
+    table's secret seed until its game ends."""
+    try:
+        if default:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(path.parent, 0o700)
+        if not path.exists() and path.parent.is_dir():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        if default and path.exists():
+            os.chmod(path, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
+
+
 class Store:
     """A connection to one database; creates the tables on first use and upgrades an
     older store (see `bluffdice.store.schema`).
@@ -81,11 +101,8 @@ class Store:
         path = sqlite_path(target)
         if path is not None and not create and not path.is_file():
             raise StoreError(f"no database at {path} (run a tournament first, or give --db)")
-        if path is not None and create and is_default_location(str(path)):
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create {path.parent}: {exc.strerror or exc}") from None
+        if path is not None and create:
+            _private_file(path, is_default_location(str(path)))
         try:
             self.engine: Engine = create_engine(self.url)
             if self.engine.dialect.name == "sqlite":

@@ -18,6 +18,7 @@ from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
 from bluffdice.protocol.specs import bot_command
+from bluffdice.sandbox import require
 from bluffdice.tournament.executors import Executor, SerialExecutor
 from bluffdice.tournament.play import GameJob, GameResult
 from bluffdice.tournament.seating import game_seed, lineup
@@ -80,8 +81,10 @@ def make_config(
     """
     parsed = parse_rules(rules)
     spec = game_of(parsed)
+    if dice == "system":  # the CLI's name, as in `play`: dice from the tournament's seed
+        dice = "seeded"
     if dice not in ("seeded", "fair"):
-        raise BluffdiceError(f"--dice must be seeded or fair, not {dice!r}")
+        raise BluffdiceError(f"--dice must be system or fair, not {dice!r}")
     specs = tuple(b.strip() for b in bots if b.strip())
     if not specs:
         raise BluffdiceError("name at least one bot (--bots random,honest)")
@@ -97,6 +100,9 @@ def make_config(
             f"--move-time must be above 0 and at most 3600 s, not {limits.move_time}"
         )
     commands = tuple(bot_command(b, spec.name, trust) for b in specs)
+    for bot, command in zip(specs, commands, strict=True):
+        if command:
+            require(limits.isolation, f"bot {bot!r}")
     names = _names(specs, commands, spec.name, limits)
     if seats is None:
         seats = min(len(specs), spec.max_players)
