@@ -166,3 +166,32 @@ def test_the_eta_waits_for_the_first_result() -> None:
 
     assert eta_text(eta_seconds(5.0, 0, 100)) == "eta -:--:--"
     assert eta_text(eta_seconds(3600.0, 1, 3)) == "eta 2:00:00"
+
+
+# --- one way to choose a game ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "liars-dice"],
+        ["tournament", "--game", "liars-dice"],  # the older spelling still runs
+        ["tournament", "--rules", "liars-dice(dice=2)"],
+        ["simulate", "liars-dice", "--rules", "liars-dice(single_round=on,dice=2)"],
+    ],
+)
+def test_every_command_takes_the_game_the_same_way(args: list[str]) -> None:
+    extra = ["--bots", "odds,random", "--seed", "1", "--json", "--games", "4"]
+    if args[0] == "tournament":
+        extra.append("--no-store")
+    result = invoke(*args, *extra)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    game = data["tournament"]["game"] if args[0] == "tournament" else data["game"]
+    assert game == "liars-dice"
+
+
+@pytest.mark.parametrize("command", ["play", "tournament", "simulate", "solve"])
+def test_every_command_that_plays_a_game_takes_it_as_its_first_word(command: str) -> None:
+    text = invoke(command, "--help").stdout
+    assert re.search(rf"Usage: .*{command} \[OPTIONS\] [\[{{]?GAME\b", text), text

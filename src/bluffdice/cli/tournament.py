@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import (
+    GAME_HELP,
     app,
     err,
     fail,
+    game_rules,
     open_store,
     out,
     plot_target,
-    rules_option,
     workers_option,
 )
 from bluffdice.errors import BluffdiceError
@@ -42,20 +43,33 @@ TOURNAMENT_HELP = (
     "and rules give the same results with any number of workers. The table shows each "
     "bot's games, wins (or losses, when the game ends at the first player out), mean lives "
     "left, the rate with a 95 % Wilson interval and an openskill rating (Plackett-Luce).\n\n"
-    "Example: bluffdice tournament --rules classic --bots odds,adaptive,liar,honest "
+    "Choose the game as every command does: a GAME word first (tournament liars-dice), "
+    "or --rules alone, which names its game (tournament --rules dudo).\n\n"
+    "Example: bluffdice tournament mia --rules classic --bots odds,adaptive,liar,honest "
     "--games 10000 --seed 7"
 )
 
 
 @app.command(help=TOURNAMENT_HELP, short_help="Play bots against each other and rank them.")
 def tournament(
-    game: Annotated[str, typer.Option(help="The game: mia, or another game's name.")] = "mia",
+    game: Annotated[
+        str | None, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)
+    ] = None,
     rules: Annotated[
         str | None,
         typer.Option(
             "--rules",
             "-r",
             help="A preset (classic, meyer, ...) or rule string; default: the game's.",
+        ),
+    ] = None,
+    game_option: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help="Deprecated, kept so older scripts run: the same as GAME "
+            "(tournament --game liars-dice is tournament liars-dice).",
+            show_default=False,
         ),
     ] = None,
     bots: Annotated[
@@ -143,17 +157,16 @@ def tournament(
     import secrets
 
     from bluffdice.bots.base import available_bots
-    from bluffdice.games.registry import get_game, rules_string
+    from bluffdice.games.registry import game_of, rules_string
     from bluffdice.protocol.limits import Limits
     from bluffdice.tournament.executors import EXECUTORS, make_executor
     from bluffdice.tournament.plot import plot_standings
     from bluffdice.tournament.runner import BotStopped, make_config
 
-    try:
-        spec = get_game(game)
-    except BluffdiceError as exc:
-        raise fail(str(exc)) from None
-    parsed = rules_option(rules if rules is not None else spec.name, spec.name)
+    if game is not None and game_option is not None and game != game_option:
+        raise fail(f"GAME {game!r} and --game {game_option!r} disagree: give only GAME")
+    parsed = game_rules(game if game is not None else game_option, rules)
+    spec = game_of(parsed)
     if executor not in EXECUTORS:
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
     workers = workers_option(workers)
