@@ -195,3 +195,23 @@ def test_every_command_takes_the_game_the_same_way(args: list[str]) -> None:
 def test_every_command_that_plays_a_game_takes_it_as_its_first_word(command: str) -> None:
     text = invoke(command, "--help").stdout
     assert re.search(rf"Usage: .*{command} \[OPTIONS\] [\[{{]?GAME\b", text), text
+
+
+# --- bot names say what the bot plays at the table ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "name"),
+    [
+        ("liars-dice", 3, "Cfr (odds)"),  # no policy for three cups of five: odds plays
+        ("liars-dice", 2, "Cfr (odds)"),  # heads-up, but five dice each: too large to solve
+        ("openspiel", 2, "Cfr"),  # the shipped equilibrium
+        ("classic", 3, "Cfr"),  # the heads-up Mia policy, played against the next player
+    ],
+)
+def test_a_cfr_seat_says_when_another_bot_plays_for_it(rules: str, players: int, name: str) -> None:
+    from bluffdice.bots.base import table_name
+    from bluffdice.bots.cfr import CfrBot
+    from bluffdice.games import parse_rules
+
+    assert table_name("Cfr", CfrBot, parse_rules(rules), players) == name

@@ -3,6 +3,12 @@
 A bot sees exactly what a human at the table sees: its `view` (own dice if looked at,
 the public history, the legal actions). It may also receive the events it is allowed
 to see through `observe`, for bots that keep statistics.
+
+Installed packages add bots by name through the `bluffdice.bots` entry-point group: an
+entry `mybot = mypackage.bots:MyBot` makes `--bots mybot` (and `--opponents mybot`)
+play `MyBot` for each game in its `games`, in this process like a built-in bot (it is
+code you installed). A built-in name cannot be taken; an entry that fails to load is
+skipped, and asking for it by name says why.
 """
 
 from __future__ import annotations
@@ -33,6 +39,12 @@ class Bot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
 
+    @classmethod
+    def stand_in(cls, rules: Any, players: int) -> str | None:
+        """The bot that plays in this one's place at a table of `rules` and `players`
+        (a bot that cannot play such a table as itself and hands over), else None."""
+        return None
+
     def act(self, view: Any) -> Any:
         raise NotImplementedError
 
@@ -57,6 +69,50 @@ def available_bots(game: str = "mia") -> dict[str, type[Bot]]:
     return {name: cls for (g, name), cls in sorted(_REGISTRY.items()) if g == game}
 
 
+def table_name(name: str, cls: type[Bot], rules: Any, players: int) -> str:
+    """A seat's name that says what the bot plays at this table: `Cfr (odds)` when the
+    `cfr` bot hands a 3-player Liar's Dice table to the `odds` bot."""
+    other = cls.stand_in(rules, players)
+    return f"{name} ({other})" if other else name
+
+
+ENTRY_POINTS = "bluffdice.bots"
+"""The entry-point group through which installed packages add bots by name."""
+
+_PLUGINS_LOADED = False
+_BROKEN: dict[str, str] = {}
+"""Entry points that could not be loaded: name -> why (said when the name is asked for)."""
+
+
+def load_plugins(reload: bool = False) -> None:
+    """Register the bots of installed packages (the `bluffdice.bots` entry points), once
+    per process (`reload`: look again, e.g. after installing a package)."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED and not reload:
+        return
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points
+
+    _import_builtins()
+    builtin = {name for (_, name) in _REGISTRY}
+    for entry in entry_points(group=ENTRY_POINTS):
+        name = entry.name.strip().lower()
+        if name in builtin:
+            _BROKEN[name] = f"{entry.value}: the name {name!r} is a built-in bot's"
+            continue
+        try:
+            cls = entry.load()
+        except Exception as exc:  # the package's own error: said when the name is asked for
+            _BROKEN[name] = f"{entry.value} failed to load: {type(exc).__name__}: {exc}"
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, Bot)):
+            _BROKEN[name] = f"{entry.value} is not a subclass of bluffdice.bots.Bot"
+            continue
+        _BROKEN.pop(name, None)
+        for game in cls.games:
+            _REGISTRY[(game, name)] = cls
+
+
 _BUILTINS = (
     "bluffdice.bots.random_bot",
     "bluffdice.bots.mia_basic",
@@ -70,9 +126,14 @@ _BUILTINS = (
 )
 
 
-def _load_builtins() -> None:
+def _import_builtins() -> None:
     for module in _BUILTINS:
         importlib.import_module(module)
+
+
+def _load_builtins() -> None:
+    _import_builtins()
+    load_plugins()
 
 
 def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> Bot:
@@ -109,6 +170,9 @@ def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> 
         except ImportError as exc:
             raise BluffdiceError(f"cannot import bot module {target}: {exc}") from exc
     else:
+        broken = _BROKEN.get(key[1])
+        if broken is not None:
+            raise BluffdiceError(f"bot {spec!r} of an installed package: {broken}")
         known = ", ".join(available_bots(game)) or "none"
         raise BluffdiceError(
             f"unknown {game} bot {spec!r}; built-in bots: {known}; or give a file "

@@ -41,6 +41,8 @@ FRESH_ITERATIONS = 400
 MAX_PASSES = 8
 """Beyond this many passes between two rolls the bot stops passing (no endless game)."""
 MAX_FRESH_NODES = 200_000
+FALLBACK = {"mia": "honest", "liars-dice": "odds"}
+"""The bot that decides where no policy does, by game (any other game: random)."""
 
 
 @lru_cache(maxsize=32)
@@ -122,6 +124,25 @@ class CfrBot(Bot):
         self.fallback_moves = 0
         self.policy_moves = 0
 
+    @classmethod
+    def stand_in(cls, rules: Any, players: int) -> str | None:
+        """The fallback bot that plays a table no policy covers: Liar's Dice with other
+        than two players, or rules the solver does not take or cannot solve small;
+        Mia rules the solver does not take. (At a heads-up Liar's Dice table the
+        policy is found, or solved, here: the first move would do it anyway.)"""
+        from bluffdice.games.registry import game_of, rules_string
+
+        game = game_of(rules).name
+        text = rules_string(rules)
+        if game == "mia":
+            return None if _mia_rules(text) is not None else FALLBACK["mia"]
+        if game == "liars-dice":
+            spec = _ld_spec(text, rules.dice) if players == 2 else None
+            if spec is None or _policy_for("liars-dice", spec) is None:
+                return FALLBACK["liars-dice"]
+            return None
+        return FALLBACK.get(game, "random")
+
     def observe(self, events: Sequence[Event]) -> None:
         """The equilibrium needs nothing beyond the view."""
 
@@ -149,7 +170,7 @@ class CfrBot(Bot):
             action = self._knows_the_dice(view)
             if action is not None:
                 return action
-        name = {"mia": "honest", "liars-dice": "odds"}.get(view.game, "random")
+        name = FALLBACK.get(view.game, "random")
         bot = self._fallbacks.get(view.game)
         if bot is None:
             bot = self._fallbacks[view.game] = load_bot(name, view.game, self.rng)
