@@ -30,12 +30,65 @@ RULE_SETS = [
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_pettingzoo_api_test_passes(rules: str) -> None:
+    """On raw_env in PettingZoo's standard wrappers (`env`), as its own games are tested."""
     api_test = pytest.importorskip("pettingzoo.test").api_test
     from bluffdice.rl.pettingzoo_env import env
 
     two_only = rules.startswith("common-hand")
     for players in (2,) if two_only else (2, 3):
         api_test(env(rules, players), num_cycles=300, verbose_progress=False)
+
+
+def test_env_is_raw_env_in_pettingzoos_standard_wrappers() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.utils import wrappers
+
+    from bluffdice.rl.pettingzoo_env import BluffdiceEnv, env, raw_env
+
+    assert type(raw_env("classic", 2)) is BluffdiceEnv
+    layers = []
+    e: Any = env("classic", 2)
+    while isinstance(e, wrappers.BaseWrapper):
+        layers.append(type(e))
+        e = e.env
+    assert layers == [
+        wrappers.OrderEnforcingWrapper,
+        wrappers.AssertOutOfBoundsWrapper,
+        wrappers.TerminateIllegalWrapper,
+    ]
+    assert type(e) is BluffdiceEnv
+
+
+def test_an_illegal_action_ends_the_game_with_a_penalty_for_its_player() -> None:
+    pytest.importorskip("pettingzoo")
+    from bluffdice.rl.pettingzoo_env import env
+
+    e = env("classic", 2)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+
+
+@pytest.mark.parametrize("rules", ["classic", "liars-dice", "common-hand"])
+def test_ansi_render_is_the_table_as_text(rules: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from bluffdice.rl.pettingzoo_env import env
+
+    e = env(rules, 2, render_mode="ansi")
+    e.reset(seed=4)
+    text = e.render()
+    assert isinstance(text, str) and "Round 1" in text and "player_1" in text
+    assert not text.lstrip().startswith("{") and "\x1b[" not in text
+    rng = np.random.default_rng(4)
+    for _ in e.agent_iter(max_iter=5000):
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not e.agents  # the game ended: the result screen is shown
+    assert "player_" in str(e.render())
 
 
 def test_pettingzoo_games_end_with_the_engines_returns() -> None:

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment for every Mia, Liar's Dice and common-hand rule set.
 
     from bluffdice.rl.pettingzoo_env import env
-    e = env("classic", players=3)
+    e = env("classic", players=3)          # wrapped as PettingZoo's own games are
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, term, trunc, info = e.last()
@@ -14,6 +14,12 @@ Observations are dictionaries: `observation`, the float vector of `spaces.Encodi
 the agent has seen, `information_state`). Dice and the opening seat are drawn inside the
 environment from the seed given to `reset`. Rewards come at the end: the game's returns
 (winners share +1, losers -1). Needs the `rl` extra (pettingzoo, gymnasium).
+
+As in PettingZoo's classic environments, `env()` is the environment wrapped in
+PettingZoo's standard wrappers (an illegal action ends the game with reward -1 for the
+player who made it, an action index out of range is an assertion error, and the AEC
+call order is enforced); `raw_env()` is the environment itself. `render()` in `ansi`
+mode returns the table as text, the way a spectator of `bluffdice play --watch` sees it.
 """
 
 from __future__ import annotations
@@ -104,10 +110,10 @@ class BluffdiceEnv(AECEnv):  # type: ignore[misc]
         }
 
     def render(self) -> str | None:
+        """The table as a spectator sees it, as plain text (`ansi` mode), or None."""
         if self.render_mode is None:
             return None
-        view = self.state.view(None)
-        return msgspec.json.encode(view).decode()
+        return table_text(self.rules, self.state, self.possible_agents)
 
     def close(self) -> None:
         pass
@@ -143,6 +149,39 @@ class BluffdiceEnv(AECEnv):  # type: ignore[misc]
             }
 
 
-def env(rules: Any = "classic", players: int = 2, render_mode: str | None = None) -> BluffdiceEnv:
-    """The environment for a rule set (preset name, rule string or rules object)."""
+def table_text(rules: Any, state: Any, names: list[str], width: int = 100) -> str:
+    """A state's table as plain text, seen by a spectator (no dice under any cup)."""
+    import io
+
+    from rich.console import Console
+
+    from bluffdice.terminal import presenter_for
+
+    presenter = presenter_for(rules)
+    view = state.view(None)
+    console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
+    console.print(
+        presenter.result(view, names) if state.is_terminal else presenter.table(view, names)
+    )
+    text: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return text
+
+
+def raw_env(
+    rules: Any = "classic", players: int = 2, render_mode: str | None = None
+) -> BluffdiceEnv:
+    """The environment for a rule set (preset name, rule string or rules object), without
+    PettingZoo's wrappers."""
     return BluffdiceEnv(rules, players, render_mode)
+
+
+def env(rules: Any = "classic", players: int = 2, render_mode: str | None = None) -> AECEnv:
+    """The environment wrapped as PettingZoo wraps its own classic games: illegal moves
+    end the game (reward -1 to whoever made one), indexes are checked, the AEC order is
+    enforced."""
+    from pettingzoo.utils import wrappers
+
+    wrapped: AECEnv = raw_env(rules, players, render_mode)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
