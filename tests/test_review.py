@@ -114,6 +114,7 @@ def test_a_played_game_is_kept_and_reviewed_with_ratings_that_match_the_counted_
     assert text.exit_code == 0, text.stderr
     assert "Summary" in text.stdout and "odds model" in text.stdout
     assert (tmp_path / "c.png").stat().st_size > 1000
+    assert f"plot: {tmp_path / 'c.png'}" in text.stderr  # says where it wrote
 
 
 def test_no_store_keeps_nothing_and_review_says_so(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bluffdice.cli.app import app, escape, fail, out, plot_target, write_plot
+from bluffdice.cli.app import app, err, escape, fail, out, plot_target, write_plot
 
 if TYPE_CHECKING:
     from bluffdice.review import Review
@@ -78,6 +78,7 @@ def review(
         from bluffdice.review.plot import cost_figure
 
         write_plot(cost_figure(result), target)
+        err.print(f"plot: {target}", highlight=False, soft_wrap=True)  # whole, to be copied
 
 
 def load_game(game: str, db: str | None) -> tuple[Any, list[str] | None, int | None, str]:
