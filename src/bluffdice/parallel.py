@@ -11,10 +11,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bluffdice.protocol.limits import worker_dies_with
 from bluffdice.sandbox import hide_host
@@ -22,20 +24,39 @@ from bluffdice.sandbox import hide_host
 T = TypeVar("T")
 R = TypeVar("R")
 
+MAX_LOSSES = 3
+"""Worker processes that may die in one run before it stops (a batch that kills every
+worker it runs in must not be retried for ever)."""
 IN_FLIGHT = 4
 """Chunks submitted ahead per worker: enough to keep workers busy, few enough that a
 long run's results do not pile up in memory."""
 
 
-def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+class WorkerLost(RuntimeError):
+    """A worker process ended abruptly (killed, or out of memory) and the run may not go
+    on without it."""
+
+
+def ordered_map(
+    function: Callable[[T], R],
+    items: Iterable[T],
+    workers: int,
+    on_lost: Callable[[str], None] | None = None,
+    retries: int = MAX_LOSSES,
+) -> Iterator[R]:
     """`function` on every item, in `workers` processes (one: in this process), yielding
     the results in the order of `items` whatever order the workers finish in.
 
     `function` and the items must pickle (a module-level function, plain values). Workers
     are started by forkserver (or spawn), not fork: the caller may run a progress bar
     thread, and forking a process that has threads can deadlock. Each worker ignores
-    Ctrl-C (the parent alone reports it) and dies with the process that started it, so a
-    run killed with SIGKILL leaves nothing running.
+    Ctrl-C (the parent alone reports it), dies with the process that started it, and
+    ends at once when the parent stops early (Ctrl-C, an error), so nothing runs on.
+
+    A worker that dies breaks its pool: the items not yet handed back are played again
+    in a new pool (items carry their own seeds, so their results are the same), and
+    `on_lost` hears one line about it. After `retries` such losses, or at the first one
+    when `retries` is 0, WorkerLost is raised; the results yielded before stay valid.
     """
     if workers <= 1:
         for item in items:
@@ -43,31 +64,72 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int) ->
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(os.getpid(),),
-    ) as pool:
-        window: deque[Future[R]] = deque()
+    fresh = iter(items)
+    again: deque[T] = deque()
+    losses = 0
+    while True:
+        stop = context.Semaphore(0)
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), stop),
+        )
+        window: deque[tuple[T, Future[R]]] = deque()
+        unsent: list[T] = []  # an item taken whose submission failed
         try:
-            for item in items:
-                window.append(pool.submit(function, item))
+            for item in _drain(again, fresh):
+                unsent = [item]
+                window.append((item, pool.submit(function, item)))
+                unsent = []
                 if len(window) >= IN_FLIGHT * workers:
-                    yield window.popleft().result()
+                    result = window[0][1].result()
+                    window.popleft()
+                    yield result
             while window:
-                yield window.popleft().result()
+                result = window[0][1].result()
+                window.popleft()
+                yield result
+            return
+        except BrokenProcessPool:
+            losses += 1
+            again = deque([item for item, _ in window] + unsent + list(again))
+            what = (
+                "a worker process ended abruptly (killed by a signal, or out of memory) "
+                f"with {len(window)} unfinished batches"
+            )
+            if losses > retries:
+                raise WorkerLost(what) from None
+            if on_lost is not None:
+                on_lost(f"{what}; playing them again in new workers")
         finally:
-            for future in window:
-                future.cancel()
+            for _ in range(workers):  # a semaphore, not an Event: a dead waiter on an
+                stop.release()  # Event's condition would block `set` for ever
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _start_worker(parent: int) -> None:
-    """A worker ignores Ctrl-C (the parent reports it), dies with the parent, and is as
-    closed to other processes as the parent is (it holds the games' states too)."""
+def _drain(first: deque[T], then: Iterator[T]) -> Iterator[T]:
+    """The items of `first` (taken out as they are used), then those of `then`. Not
+    `yield from`: closing this generator when a pool breaks must leave `then` open."""
+    while first:
+        yield first.popleft()
+    for item in then:  # noqa: UP028
+        yield item
+
+
+def _start_worker(parent: int, stop: Any) -> None:
+    """A worker ignores Ctrl-C (the parent reports it), dies with the parent, ends as
+    soon as the parent releases `stop`, and is as closed to other processes as the parent is
+    (it holds the games' states too)."""
     _leave_ctrl_c_to_parent()
     worker_dies_with(parent)
     hide_host()
+
+    def wait_for_stop() -> None:
+        stop.acquire()
+        os._exit(1)
+
+    threading.Thread(target=wait_for_stop, name="bluffdice-stop", daemon=True).start()
 
 
 def _leave_ctrl_c_to_parent() -> None:

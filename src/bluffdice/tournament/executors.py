@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
-from bluffdice.parallel import IN_FLIGHT, ordered_map
+from bluffdice.parallel import IN_FLIGHT, MAX_LOSSES, ordered_map
 from bluffdice.tournament.play import GameJob, GameResult, play_chunk
 
 EXECUTORS = ("local", "ray")
@@ -42,12 +43,21 @@ class ProcessExecutor:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.retry_lost = True
+        """A worker that dies: play its unfinished chunks again (False: stop the run)."""
 
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
     ) -> Iterator[list[GameResult]]:
         play = functools.partial(play_chunk, rules_text=rules_text)
-        yield from ordered_map(play, chunks, self.workers)
+        retries = MAX_LOSSES if self.retry_lost else 0
+        yield from ordered_map(play, chunks, self.workers, on_lost=_say, retries=retries)
+
+
+def _say(line: str) -> None:
+    """A lost worker, told on standard error (never the standard output of --json)."""
+    sys.stderr.write(f"warning: {line}\n")
+    sys.stderr.flush()
 
 
 class RayExecutor:

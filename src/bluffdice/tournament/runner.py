@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from bluffdice.bots.base import Bot, load_bot
 from bluffdice.games.base import BluffdiceError
 from bluffdice.games.registry import GameSpec, game_of, parse_rules, rules_string
+from bluffdice.parallel import WorkerLost
 from bluffdice.protocol import pool
 from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
 from bluffdice.protocol.specs import bot_command
 from bluffdice.sandbox import require
-from bluffdice.tournament.executors import Executor, SerialExecutor
+from bluffdice.tournament.executors import Executor, ProcessExecutor, SerialExecutor
 from bluffdice.tournament.play import GameJob, GameResult
 from bluffdice.tournament.seating import game_seed, lineup
 from bluffdice.tournament.stats import Standings
@@ -215,6 +216,8 @@ def run_tournament(
     (the store writes it, the progress bar advances). Under `on_error="stop"` the first
     fault raises BotStopped once the games before it (and its own) are counted."""
     executor = executor or SerialExecutor()
+    if isinstance(executor, ProcessExecutor):
+        executor.retry_lost = config.on_error != "stop"
     standings = standings_for(config)
     size = chunk_size(config.games, workers)
     try:
@@ -225,6 +228,8 @@ def run_tournament(
                 on_results(results, standings)
             if config.on_error == "stop" and standings.fault_log:
                 raise BotStopped(standings.fault_log[0].describe())
+    except WorkerLost as lost:
+        raise BotStopped(f"the tournament stopped: {lost}") from None
     finally:
         pool.close_all()
     return standings
