@@ -9,6 +9,7 @@ import typer
 
 from bluffdice.cli.app import app, err, fail, out
 from bluffdice.errors import BluffdiceError
+from bluffdice.sandbox.flags import UNSANDBOXED_HELP, isolation_of
 
 bot_app = typer.Typer(
     help="Bot programs that speak the bluffdice protocol (bluffdice docs protocol).",
@@ -37,15 +38,22 @@ def check_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the findings as JSON, nothing else.")
     ] = False,
+    unsandboxed: Annotated[bool, typer.Option("--unsandboxed", help=UNSANDBOXED_HELP)] = False,
 ) -> None:
     from rich.markup import escape
     from rich.table import Table
 
     from bluffdice.protocol.check import check
     from bluffdice.protocol.limits import Limits
+    from bluffdice.sandbox import require
 
     command = _command(bot)
-    name, findings = check(command, Limits(move_time=move_time), seed)
+    isolation = isolation_of(unsandboxed)
+    try:
+        require(isolation)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    name, findings = check(command, Limits(move_time=move_time, isolation=isolation), seed)
     failed = [f for f in findings if not f.ok]
     if as_json:
         out.print_json(
@@ -73,6 +81,69 @@ def check_command(
         err.print(summary, highlight=False)
     if failed:
         raise typer.Exit(1)
+
+
+ISOLATION_HELP = (
+    "Say what a bot program can and cannot see or do on this machine: the sandbox "
+    "(bubblewrap) it runs in, its identity, files, network and bounds. With BOT, also the "
+    "files of that bot that it sees, and a check that it starts in the sandbox. The exit "
+    "code is 1 when bot programs cannot be sandboxed here."
+)
+
+
+@bot_app.command("isolation", help=ISOLATION_HELP)
+def isolation_command(
+    bot: Annotated[
+        str | None, typer.Argument(metavar="BOT", help="A bot program or file (optional).")
+    ] = None,
+    unsandboxed: Annotated[bool, typer.Option("--unsandboxed", help=UNSANDBOXED_HELP)] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON, nothing else.")
+    ] = False,
+) -> None:
+    from rich.table import Table
+
+    from bluffdice.sandbox import describe, probe
+
+    isolation = isolation_of(unsandboxed)
+    rows = describe(isolation)
+    ok = isolation == "process" or probe().ok
+    if bot is not None and ok:
+        rows += _bot_rows(_command(bot), isolation)
+    if as_json:
+        out.print_json(json.dumps({"isolation": isolation, "ok": ok, "report": dict(rows)}))
+    else:
+        table = Table(title="What a bot program gets here", title_style="bold", show_lines=True)
+        table.add_column("", style="bold")
+        table.add_column("")
+        for key, value in rows:
+            table.add_row(key, value)
+        out.print(table)
+    if not ok:
+        raise typer.Exit(1)
+
+
+def _bot_rows(command: tuple[str, ...], isolation: str) -> list[tuple[str, str]]:
+    """The bot's own files as the sandbox binds them, and whether it starts there."""
+    import os
+
+    from bluffdice.protocol.bot import ProcessBot
+    from bluffdice.protocol.limits import Limits
+    from bluffdice.protocol.process import BotFault
+    from bluffdice.sandbox.bubblewrap import named_paths
+
+    rows = [("command", " ".join(command))]
+    if isolation == "sandbox":
+        own = named_paths(command, os.getcwd())
+        rows.append(("its files", ", ".join(own) or "none named on its command line"))
+    try:
+        program = ProcessBot(command, Limits(isolation=isolation))
+    except BotFault as fault:
+        rows.append(("start", f"failed ({fault.kind}): {fault}"))
+        return rows
+    rows.append(("start", f"ok: {program.name} says hello, plays {', '.join(program.games)}"))
+    program.close()
+    return rows
 
 
 def _command(bot: str) -> tuple[str, ...]:

@@ -125,6 +125,11 @@ def hide_host() -> None:
         return
 
 
+def _outermost(paths: tuple[str, ...]) -> list[str]:
+    kept = sorted(set(paths))
+    return [p for p in kept if not any(p.startswith(q.rstrip("/") + "/") for q in kept)]
+
+
 def describe(isolation: str = "sandbox") -> list[tuple[str, str]]:
     """What a bot program can and cannot see or do here, line by line (for `bluffdice bot
     isolation`)."""
@@ -166,7 +171,7 @@ def describe(isolation: str = "sandbox") -> list[tuple[str, str]]:
         ("network", "none: its own network namespace with only a loopback of its own"),
         (
             "files",
-            "read-only: " + ", ".join(sorted(set(base_paths()))) + ", and the files and "
+            "read-only: " + ", ".join(_outermost(base_paths())) + ", and the files and "
             "folders its command names; nothing else of the host",
         ),
         ("scratch space", f"private empty /tmp, HOME and /dev/shm, {TMP_MB} MiB each"),

@@ -72,9 +72,10 @@ def named_paths(command: Sequence[str], cwd: str) -> list[str]:
             if path.exists():
                 paths.append(str(path.resolve()))
                 break
-    program = shutil.which(command[0]) if command else None
-    if program is not None:
-        paths.append(str(Path(program).resolve()))
+    if command and "/" in command[0]:  # a bare name is found on the sandbox's own PATH
+        program = Path(cwd, command[0])
+        if program.exists():
+            paths.append(str(program.resolve()))
     return paths
 
 
