@@ -22,6 +22,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
 )
 from bluffdice.cli.app import app, say_error
 from bluffdice.errors import BluffdiceError, clip_message
+from bluffdice.sandbox import hide_host
 
 
 def main() -> None:
@@ -29,6 +30,7 @@ def main() -> None:
     not a number) is one `error:` line on stderr and exit 2, like every other bad input,
     with long values cut short (`bluffdice replay 999...` with 5000 digits is not echoed
     back)."""
+    hide_host()  # bot programs (and anyone else of this user) may not read this process
     try:
         code = app(standalone_mode=False)
     except BluffdiceError as exc:

@@ -10,6 +10,7 @@ import typer
 
 from bluffdice.cli.app import GAME_HELP, app, err, escape, fail, game_rules, out
 from bluffdice.errors import BluffdiceError
+from bluffdice.sandbox.flags import SHORT_SEED_WARNING, UNSANDBOXED_HELP, guessable, isolation_of
 
 if TYPE_CHECKING:  # the games and the table load when the command runs
     from bluffdice.games.registry import GameSpec
@@ -127,6 +128,7 @@ def play(
             "in your data folder, named after the commitment).",
         ),
     ] = None,
+    unsandboxed: Annotated[bool, typer.Option("--unsandboxed", help=UNSANDBOXED_HELP)] = False,
 ) -> None:
     """The `play` command; its help text is PLAY_HELP."""
     import random
@@ -150,9 +152,17 @@ def play(
     try:
         presenter = presenter_for(chosen)
         lineup = pick_opponents(spec.name, count, wanted, picker)
-        seats = make_seats(spec.name, lineup, None if watch else name.strip() or "You", seed)
+        seats = make_seats(
+            spec.name,
+            lineup,
+            None if watch else name.strip() or "You",
+            seed,
+            isolation=isolation_of(unsandboxed),
+        )
     except (BluffdiceError, ValueError) as exc:
         raise fail(str(exc)) from None
+    if seed is not None and guessable(seed) and any(s.program for s in seats):
+        err.print(SHORT_SEED_WARNING.format(seed=seed), highlight=False, soft_wrap=True)
     if dice not in ("system", "fair"):
         raise fail(f"--dice must be system or fair, not {dice!r}")
     fair = fair_dice(seed, client_seed) if dice == "fair" else None

@@ -23,6 +23,13 @@ from bluffdice.cli.app import (
 )
 from bluffdice.errors import BluffdiceError
 from bluffdice.protocol import DEFAULT_MOVE_TIME
+from bluffdice.sandbox.flags import (
+    SEED_BITS,
+    SHORT_SEED_WARNING,
+    UNSANDBOXED_HELP,
+    guessable,
+    isolation_of,
+)
 from bluffdice.store.location import sqlite_path
 
 if TYPE_CHECKING:  # the tournament machinery (openskill, SQLAlchemy) loads when it runs
@@ -125,6 +132,10 @@ def tournament(
             "faster, but such a bot can read everything, the hidden dice included.",
         ),
     ] = False,
+    unsandboxed: Annotated[
+        bool,
+        typer.Option("--unsandboxed", help=UNSANDBOXED_HELP),
+    ] = False,
     on_bot_error: Annotated[
         str,
         typer.Option(
@@ -147,11 +158,13 @@ def tournament(
     dice: Annotated[
         str,
         typer.Option(
-            help="seeded (reproducible by --seed) or fair: every game's dice come from a "
+            help="system (as in every command: dice nobody can predict, drawn from the "
+            "tournament's seed, which is --seed or 128 bits from the operating system, "
+            "stored so every game replays) or fair: every game's dice come from a "
             "commit-reveal stream whose seeds are stored, so `bluffdice verify GAME_ID` can "
-            "check them (still reproducible by --seed).",
+            "check them (still reproducible by --seed). seeded is the old name of system.",
         ),
-    ] = "seeded",
+    ] = "system",
 ) -> None:
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
     import secrets
@@ -172,7 +185,7 @@ def tournament(
     workers = workers_option(workers)
     plot = plot_target(plot)
     names = bots.split(",") if bots is not None else list(available_bots(spec.name))
-    the_seed = seed if seed is not None else secrets.randbits(32)
+    the_seed = seed if seed is not None else secrets.randbits(SEED_BITS)
     try:
         config = make_config(
             rules_string(parsed),
@@ -181,13 +194,15 @@ def tournament(
             the_seed,
             seats,
             dice,
-            limits=Limits(move_time=move_time),
+            limits=Limits(move_time=move_time, isolation=isolation_of(unsandboxed)),
             trust=trust,
             on_error=on_bot_error,
         )
         runner = make_executor(executor, _workers(workers, games))
     except BluffdiceError as exc:
         raise fail(str(exc)) from None
+    if seed is not None and config.commands and guessable(seed):
+        err.print(SHORT_SEED_WARNING.format(seed=seed), highlight=False, soft_wrap=True)
     created = _new_sqlite_file(db) if store else None
     database = open_store(db) if store else None
     tid = None

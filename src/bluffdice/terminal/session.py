@@ -49,6 +49,11 @@ class Seat:
     name: str
     bot: Bot | ProcessAgent | None = None
 
+    @property
+    def program(self) -> bool:
+        """Whether a bot program (outside this process) plays this seat."""
+        return isinstance(self.bot, ProcessAgent)
+
 
 def pick_opponents(game: str, count: int, wanted: Sequence[str], rng: random.Random) -> list[str]:
     """The bots to seat: `wanted` repeated to fill `count` seats, or else a shuffled mix of
@@ -84,6 +89,7 @@ def make_seats(
     bots: Sequence[str],
     human: str | None,
     seed: int | None,
+    isolation: str = "sandbox",
 ) -> list[Seat]:
     """The person first (if playing), then the bots, each with its own seeded random source
     and a unique display name (`Honest`, `Honest 2`)."""
@@ -95,7 +101,7 @@ def make_seats(
         bot: Bot | ProcessAgent
         if command:  # a bot file or program: its own process, its own messages only
             try:
-                bot = ProcessAgent(command, Limits(), rng.getrandbits(63))
+                bot = ProcessAgent(command, Limits(isolation=isolation), rng.getrandbits(63))
             except BotFault as fault:
                 raise ValueError(f"bot {spec!r} did not start ({fault.kind}): {fault}") from None
             if game not in bot.games:
