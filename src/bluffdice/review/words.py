@@ -32,8 +32,10 @@ TEMPLATES: dict[str, str] = {
     "rv.model.binomial": "binomial odds",
     "rv.model.binomial.about": (
         "exact binomial chances given your own dice: every unseen die fair and independent, "
-        "the bids of others not read; risk = the chance of losing a die if the move is tested "
-        "(a call loses when the bid holds, a bid when it fails and is called)"
+        "the bids of others not read; a call is tested at once, a bid only if the next player "
+        "calls it, which they do when, from their own cup, it more likely fails than holds; "
+        "figure = the expected dice swing against whoever tests the move (+1: you lose a die, "
+        "-1: they do, 0: the bid is raised and passed on)"
     ),
     "rv.model.poker": "poker-dice odds",
     "rv.model.poker.about": (
