@@ -25,9 +25,9 @@ from bluffdice.errors import BluffdiceError
 ISOLATIONS = ("sandbox", "process")
 """sandbox: bubblewrap (the default); process: a plain child process (--unsandboxed)."""
 UNSANDBOXED_GIVES_AWAY = (
-    "it can read every file you can (stored games with their dice, other bots' code, "
-    "your keys), this program's memory through /proc, your environment, and use the "
-    "network"
+    "it can read every file you can (stored games with their dice, the code of other "
+    "bots, your keys), the memory of this program through /proc, your environment, and "
+    "use the network"
 )
 INSTALL_HINT = (
     "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install "

@@ -130,14 +130,14 @@ class Group:
         return sorted(found)
 
     def out_of_memory(self) -> bool:
-        """Whether the kernel refused the tree memory (it then kills one of its processes)."""
+        """Whether the kernel killed a process of the tree for want of memory."""
         for folder in self.dirs:
-            with contextlib.suppress(OSError, ValueError):
-                if (folder / "memory.failcnt").exists():
-                    return int((folder / "memory.failcnt").read_text()) > 0
-                events = (folder / "memory.events").read_text().split()
-                counts = dict(zip(events[::2], events[1::2], strict=False))
-                return int(counts.get("oom_kill", "0")) > 0 or int(counts.get("max", "0")) > 0
+            for name in ("memory.oom_control", "memory.events"):
+                with contextlib.suppress(OSError, ValueError):
+                    words = (folder / name).read_text().split()
+                    counts = dict(zip(words[::2], words[1::2], strict=False))
+                    if int(counts.get("oom_kill", "0")) > 0:
+                        return True
         return False
 
     def kill(self) -> None:
