@@ -103,6 +103,15 @@ def maexchen(
     rate: Annotated[
         float, typer.Option(help="Datagrams per second one address may send.")
     ] = 5000.0,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict/--canonical",
+            help="Read datagrams strictly (exactly a command's fields, one digit per die, "
+            "a trailing line end stripped), or as the canonical contest server reads them "
+            "(extra fields ignored, dice read as numbers, a line end kept).",
+        ),
+    ] = False,
     spin: Annotated[
         int,
         typer.Option(
@@ -172,6 +181,7 @@ def maexchen(
         early_start=early_start,
         max_datagram=max_datagram,
         rate=rate,
+        strict=strict,
         burst=max(rate / 10, 50.0),
         rounds=rounds,
         spin=spin / 1e6,

@@ -88,14 +88,22 @@ class Answer(NamedTuple):
 Inbound = Register | Unregister | Answer
 
 
-def parse(data: bytes) -> Inbound | None:
+def parse(data: bytes, strict: bool = False) -> Inbound | None:
     """One datagram as a command, or None if it is not one (wrong encoding, unknown
-    command, missing token, dice that are not two numbers from 1 to 6)."""
+    command, missing token, dice that are not two numbers from 1 to 6).
+
+    By default it reads a datagram as the canonical contest server does, so bots
+    written against that server play unchanged: fields after the ones a command needs
+    are ignored (`JOIN;tok;`, `ANNOUNCE;3,1;tok;x`), each die is read as JavaScript's
+    `parseInt` reads a number (`ANNOUNCE; 3,1;tok` and `ANNOUNCE;3,1,5;tok` announce
+    3,1), and a line end is part of the last field (`JOIN;tok\n` carries no valid
+    token, `REGISTER;x\r\n` an invalid name). `strict`: exactly the fields a command
+    has, each die one digit, and a trailing `\n` or `\r\n` stripped first."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if text.endswith("\n"):
+    if strict and text.endswith("\n"):
         text = text[:-2] if text.endswith("\r\n") else text[:-1]
     command, _, rest = text.partition(";")
     if command in ("REGISTER", "REGISTER_SPECTATOR"):
@@ -104,13 +112,44 @@ def parse(data: bytes) -> Inbound | None:
     if command == "UNREGISTER":
         return Unregister()
     fields = rest.split(";")
-    if command in ("JOIN", "ROLL", "SEE") and len(fields) == 1 and fields[0]:
+    if strict:
+        if command in ("JOIN", "ROLL", "SEE") and len(fields) == 1 and fields[0]:
+            return Answer(command, fields[0])
+        if command == "ANNOUNCE" and len(fields) == 2 and fields[1]:
+            value = parse_dice(fields[0])
+            if value is not None:
+                return Answer(command, fields[1], value)
+        return None
+    if command in ("JOIN", "ROLL", "SEE") and fields[0]:
         return Answer(command, fields[0])
-    if command == "ANNOUNCE" and len(fields) == 2 and fields[1]:
-        value = parse_dice(fields[0])
+    if command == "ANNOUNCE" and len(fields) >= 2 and fields[1]:
+        value = _canonical_dice(fields[0])
         if value is not None:
             return Answer(command, fields[1], value)
     return None
+
+
+_JS_INT = re.compile(r"\s*[+-]?\d+")
+
+
+def _canonical_dice(text: str) -> int | None:
+    """The first two comma-separated fields, each read as `parseInt` reads it (leading
+    white space, then digits; anything after them ignored), as a value if both are
+    from 1 to 6."""
+    parts = text.split(",")
+    if len(parts) < 2:
+        return None
+    dice = []
+    for part in parts[:2]:
+        number = _JS_INT.match(part)
+        if number is None:
+            return None
+        die = int(number.group())
+        if not 1 <= die <= 6:
+            return None
+        dice.append(die)
+    a, b = dice
+    return max(a, b) * 10 + min(a, b)
 
 
 def parse_dice(text: str) -> int | None:

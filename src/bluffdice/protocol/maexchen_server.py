@@ -61,6 +61,10 @@ class Options:
     early_start: bool = True
     """Start a round as soon as every invited player joined, not when the window ends."""
     max_datagram: int = 512
+    strict: bool = False
+    """Parse datagrams strictly (`maexchen.parse`): exactly a command's fields, one digit
+    per die, a line end stripped. By default they are read as the canonical contest
+    server reads them, so its bots play unchanged."""
     rate: float = 5000.0
     """Datagrams per second one address may send (token bucket)."""
     burst: float = 500.0
@@ -353,7 +357,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if not self._limiter.allow(address, now):
             stats.rate_limited += 1
             return
-        message = proto.parse(data)
+        message = proto.parse(data, self.options.strict)
         if message is None:
             stats.malformed += 1
         elif isinstance(message, proto.Answer):

@@ -1,0 +1,77 @@
+"""The Mäxchen server reads datagrams as the canonical contest server does (the default),
+or strictly (`Options.strict`, `bluffdice maexchen --strict`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bluffdice.protocol import maexchen as proto
+from bluffdice.protocol.maexchen_server import MaexchenServer
+from tests.maexchen_support import registered, serve
+
+Address = tuple[str, int]
+
+
+@pytest.mark.parametrize(
+    ("datagram", "canonical"),
+    [
+        (b"JOIN;tok;", proto.Answer("JOIN", "tok")),
+        (b"ROLL;tok;", proto.Answer("ROLL", "tok")),
+        (b"SEE;tok;x;y", proto.Answer("SEE", "tok")),
+        (b"ANNOUNCE;3,1;tok;x", proto.Answer("ANNOUNCE", "tok", 31)),
+        (b"ANNOUNCE; 3,1;tok", proto.Answer("ANNOUNCE", "tok", 31)),
+        (b"ANNOUNCE;3,1,5;tok", proto.Answer("ANNOUNCE", "tok", 31)),
+        (b"ANNOUNCE;1,3x;tok", proto.Answer("ANNOUNCE", "tok", 31)),
+        (b"JOIN;tok\n", proto.Answer("JOIN", "tok\n")),
+        (b"REGISTER;x\r\n", proto.Register("x\r\n", None, False)),
+    ],
+)
+def test_canonical_reading_and_the_strict_one(datagram: bytes, canonical: proto.Inbound) -> None:
+    assert proto.parse(datagram) == canonical
+    strict = proto.parse(datagram, strict=True)
+    if datagram.endswith(b"\n"):
+        assert strict is not None and strict != canonical  # the line end is stripped
+    else:
+        assert strict is None  # extra fields, spaces, three dice: not a command
+
+
+@pytest.mark.parametrize(
+    "datagram", [b"ANNOUNCE;7,1;t", b"ANNOUNCE;61;t", b"ANNOUNCE;x,1;t", b"ANNOUNCE;3,1", b"JOIN;"]
+)
+def test_what_neither_reading_accepts(datagram: bytes) -> None:
+    assert proto.parse(datagram) is None and proto.parse(datagram, strict=True) is None
+
+
+def test_a_round_played_in_the_lenient_forms() -> None:
+    """A bot written against the canonical server joins with a trailing `;`, rolls with
+    one, announces with a space and three dice: every answer counts."""
+
+    async def test(server: MaexchenServer, address: Address) -> None:
+        import asyncio
+
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        task = asyncio.create_task(server.play_round())
+        for player in (alice, bob):
+            player.send(f"JOIN;{await player.token('ROUND STARTING;')};")
+        alice.send(f"ROLL;{await alice.token('YOUR TURN;')};")
+        alice.send(f"ANNOUNCE; 3,1,5;{await alice.token('ROLLED;3,1;')};x")
+        await bob.expect("ROUND STARTED;1;alice,bob", "PLAYER ROLLS;alice", "ANNOUNCED;alice;3,1")
+        bob.send(f"SEE;{await bob.token('YOUR TURN;')};")
+        played = await task
+        assert played is not None and played.losers == ("bob",)
+        assert played.reason == proto.SEE_FAILED
+
+    serve(test, rolls=[31])
+
+
+def test_line_ends_are_refused_canonically_and_stripped_strictly() -> None:
+    async def test(server: MaexchenServer, address: Address) -> None:
+        from tests.maexchen_support import client
+
+        c = await client(address)
+        c.send("REGISTER;x\r\n")
+        await c.expect("REJECTED;INVALID_NAME" if not server.options.strict else "REGISTERED")
+
+    serve(test)
+    serve(test, strict=True)
