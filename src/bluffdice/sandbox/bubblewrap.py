@@ -165,7 +165,7 @@ def argv(
     size = str(TMP_MB << 20)
     for folder in ("/tmp", SANDBOX_HOME, "/dev/shm"):
         args += ["--perms", "1777", "--size", size, "--tmpfs", folder]
-    if not os.path.isabs(cwd) or _under(cwd, ["/proc", "/dev", "/tmp", SANDBOX_HOME]):
+    if not os.path.isabs(cwd) or _under(cwd, ["/proc", "/dev", SANDBOX_HOME]) or cwd == "/tmp":
         cwd = SANDBOX_HOME
     args += _binds([*base_paths(), *named_paths(command, cwd)], cwd)
     args += ["--chdir", cwd]
