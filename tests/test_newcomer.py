@@ -215,3 +215,55 @@ def test_a_cfr_seat_says_when_another_bot_plays_for_it(rules: str, players: int,
     from bluffdice.games import parse_rules
 
     assert table_name("Cfr", CfrBot, parse_rules(rules), players) == name
+
+
+# --- after you are out -----------------------------------------------------------------------
+
+
+def test_once_you_are_out_you_are_told_you_may_leave_and_the_bots_speed_up() -> None:
+    import io
+    import itertools
+
+    from rich.console import Console
+
+    from bluffdice.games import parse_rules
+    from bluffdice.table import Table, seeded
+    from bluffdice.terminal import presenter_for
+    from bluffdice.terminal.session import OUT_PAUSE, Seat, Session, make_seats
+
+    rules = parse_rules("mia(lives=1)")
+    seats = [Seat("You"), *make_seats("mia", ["honest", "liar", "honest"], None, 1)]
+    moves = itertools.cycle(["roll", "mia", "challenge"])  # a Mia announced blind is caught
+    stdout = io.StringIO()
+    session = Session(
+        table=Table(rules, 4, dice=seeded(5), names=[s.name for s in seats]),
+        presenter=presenter_for(rules),
+        seats=seats,
+        console=Console(file=stdout, width=200),
+        errors=Console(file=io.StringIO()),
+        read=lambda prompt: next(moves),
+    )
+    session.run()
+    text = stdout.getvalue()
+    said = "The bots play on to the end (faster now); press Ctrl-C to leave"
+    assert text.count(said) == 1, text
+    assert text.index("You are out of the game.") < text.index(said) < text.index("Winner")
+    slow = Session(
+        table=Table(rules, 4, dice=seeded(1), names=[s.name for s in seats]),
+        presenter=presenter_for(rules),
+        seats=seats,
+        console=Console(file=io.StringIO()),
+        errors=Console(file=io.StringIO()),
+        read=lambda prompt: "q",
+        pause=0.8,
+    )
+    slow._out_of_the_game()
+    assert slow.pause == OUT_PAUSE < 0.8
+
+
+def test_a_cfr_seat_at_a_three_player_liars_dice_table_is_named_for_the_bot_that_plays() -> None:
+    result = invoke(
+        "play", "liars-dice", "--watch", "--opponents", "cfr,odds,random", "--seed", "1"
+    )
+    assert result.exit_code == 0
+    assert "Cfr (odds), Odds, Random" in result.stdout.splitlines()[0]

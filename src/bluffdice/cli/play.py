@@ -158,6 +158,7 @@ def play(
             None if watch else name.strip() or "You",
             seed,
             isolation=isolation_of(unsandboxed),
+            rules=chosen,
         )
     except (BluffdiceError, ValueError) as exc:
         raise fail(str(exc)) from None

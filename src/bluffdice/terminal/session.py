@@ -21,7 +21,8 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
-from bluffdice.games.base import GameState, IllegalAction, visible_to
+from bluffdice.bots.base import table_name
+from bluffdice.games.base import Eliminated, GameState, IllegalAction, visible_to
 from bluffdice.protocol.agent import ProcessAgent
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
@@ -90,9 +91,12 @@ def make_seats(
     human: str | None,
     seed: int | None,
     isolation: str = "sandbox",
+    rules: Any = None,
 ) -> list[Seat]:
     """The person first (if playing), then the bots, each with its own seeded random source
-    and a unique display name (`Honest`, `Honest 2`)."""
+    and a unique display name (`Honest`, `Honest 2`) that says what it plays at a table
+    of `rules`: `Cfr (odds)` where another bot plays in its place (`Bot.stand_in`)."""
+    players = len(bots) + (human is not None)
     seats = [Seat(human)] if human is not None else []
     used = {human.lower()} if human is not None else set()
     for index, spec in enumerate(bots):
@@ -109,7 +113,10 @@ def make_seats(
                 raise ValueError(f"bot {spec!r} ({bot.name}) does not play {game}")
         else:
             bot = load_bot(spec, game, rng)
-        seats.append(Seat(unique_name(bot.name.replace("_", " ").title(), used), bot))
+        shown = bot.name.replace("_", " ").title()
+        if rules is not None and isinstance(bot, Bot):
+            shown = table_name(shown, type(bot), rules, players)
+        seats.append(Seat(unique_name(shown, used), bot))
     return seats
 
 
@@ -129,6 +136,10 @@ def console_reader(console: Console) -> Callable[[str], str]:
         return console.input(prompt)
 
     return read
+
+
+OUT_PAUSE = 0.1
+"""Seconds after each bot move once the person is out of the game (the rest goes fast)."""
 
 
 @dataclass
@@ -301,6 +312,18 @@ class Session:
                     self.say(line)
         if cut is not None and cut >= len(events):
             self._round_end(before)
+        out = any(isinstance(e, Eliminated) and e.player == viewer for e in events)
+        if out and viewer is not None and not self.table.state.is_terminal:
+            self._out_of_the_game()
+
+    def _out_of_the_game(self) -> None:
+        """The person is out: say they may leave, and let the bots finish quickly."""
+        if self.pause > OUT_PAUSE:
+            self.pause = OUT_PAUSE
+        self.say(
+            "[bold]You are out of the game.[/] The bots play on to the end (faster now); "
+            "press Ctrl-C to leave, the game is kept."
+        )
 
     def _round_end(self, before: GameState | None) -> None:
         """Under --watch, show the hidden dice; then the standings (unless the game is
