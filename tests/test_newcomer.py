@@ -267,3 +267,25 @@ def test_a_cfr_seat_at_a_three_player_liars_dice_table_is_named_for_the_bot_that
     )
     assert result.exit_code == 0
     assert "Cfr (odds), Odds, Random" in result.stdout.splitlines()[0]
+
+
+# --- plots agree with their tables -----------------------------------------------------------
+
+
+def test_the_ratings_plot_has_the_tables_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bluffdice.tournament.plot as plot_module
+
+    drawn: list[list[str]] = []
+    monkeypatch.setattr(
+        plot_module, "plot_standings", lambda lines, *rest: drawn.append(list(lines))
+    )
+    result = invoke(
+        "tournament", "--bots", "odds,honest,liar,random", "--games", "40", "--seed", "2",
+        "--no-store", "--plot", str(tmp_path / "r.png"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("│")[1].strip() for line in result.stdout.splitlines() if "│" in line]
+    shown = [name for name in rows if name in {"odds", "honest", "liar", "random"}]
+    assert drawn == [shown]

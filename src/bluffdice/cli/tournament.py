@@ -249,7 +249,9 @@ def tournament(
             database.close()
     rate_label = "loss rate" if standings.count_losses else "win rate"
     if plot is not None:
-        plot_standings(lines, plot, _title(config, tid), rate_label)
+        plot_standings(
+            dict(ranked(lines, standings.count_losses)), plot, _title(config, tid), rate_label
+        )
     if as_json:
         out.print_json(json.dumps(summary))
         return
