@@ -22,7 +22,7 @@ from typing import Final, Literal
 from bluffdice.errors import BluffdiceError
 from bluffdice.protocol.limits import Limits, child_setup, die_with_parent
 from bluffdice.sandbox import require
-from bluffdice.sandbox.bubblewrap import argv, as_root, new_uid
+from bluffdice.sandbox.bubblewrap import CLEAN_ENV, argv, as_root, new_uid
 from bluffdice.sandbox.cgroups import Group
 
 FaultKind = Literal["timeout", "crash", "exit", "garbage", "illegal", "error"]
@@ -61,6 +61,7 @@ class BotProcess:
                 stderr=subprocess.PIPE,
                 cwd=cwd,
                 start_new_session=True,
+                env=CLEAN_ENV if self.limits.isolation == "sandbox" else None,
                 preexec_fn=setup,  # noqa: PLW1509 - rlimits and the control group need it
                 close_fds=True,
             )

@@ -119,6 +119,11 @@ def _system_links() -> list[str]:
     return args
 
 
+CLEAN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+"""The environment bubblewrap itself starts with: nothing of the host's, so there is no
+secret even in the memory of the process that sets the sandbox up."""
+
+
 def as_root() -> bool:
     return os.geteuid() == 0
 
@@ -149,6 +154,7 @@ def argv(
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup-try",
+        "--as-pid-1",  # no bubblewrap process in the sandbox for the bot to reach
         "--die-with-parent",
         "--new-session",
         "--hostname",
