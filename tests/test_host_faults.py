@@ -93,3 +93,22 @@ def test_ctrl_c_with_two_workers_stops_at_once_and_leaves_nothing_running() -> N
     while time.monotonic() < deadline and any(running(p) for p in workers):
         time.sleep(0.05)
     assert not [p for p in workers if running(p)]
+
+
+def test_the_host_and_its_workers_are_not_dumpable(tmp_path: Path) -> None:
+    """A non-dumpable process's memory is closed to every non-root process of its user."""
+    probe = tmp_path / "dumpable_probe.py"
+    probe.write_text(
+        "import ctypes\n"
+        "from bluffdice.sandbox import hide_host\n"
+        "from bluffdice.parallel import ordered_map\n"
+        "def state(_):\n"
+        "    return ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE\n"
+        "if __name__ == '__main__':\n"
+        "    before = state(0)\n"
+        "    hide_host()\n"
+        "    print(before, state(0), sorted(set(ordered_map(state, range(8), 2))))\n"
+    )
+    done = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "0", "[0]"]
