@@ -289,3 +289,27 @@ def test_the_ratings_plot_has_the_tables_order(
     rows = [line.split("│")[1].strip() for line in result.stdout.splitlines() if "│" in line]
     shown = [name for name in rows if name in {"odds", "honest", "liar", "random"}]
     assert drawn == [shown]
+
+
+# --- shell completion ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "offered", "not_offered"),
+    [
+        ("bluffdice play --rules du", ["dudo", "dudo-single-round"], ["classic"]),
+        ("bluffdice tournament --rules mae", ["maexchen"], ["dudo"]),
+        ("bluffdice tournament liars-dice --bots odds,ra", ["odds,random"], ["odds,honest"]),
+        ("bluffdice play mia --opponents ho", ["honest"], ["odds"]),
+        ("bluffdice simulate --rules dudo --bots b", ["bayes", "bluffer"], []),
+    ],
+)
+def test_rules_and_bot_names_complete_in_the_shell(
+    typed: str, offered: list[str], not_offered: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("_BLUFFDICE_COMPLETE", "complete_zsh")
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", typed)
+    result = runner.invoke(app, [], prog_name="bluffdice")
+    words = re.findall(r'"([^"]+)"', result.stdout)
+    assert all(w in words for w in offered), result.stdout
+    assert not any(w in words for w in not_offered), result.stdout

@@ -194,3 +194,37 @@ def game_rules(game: str | None, rules: str | None) -> Any:
         raise fail(str(exc)) from None
     return rules_option(rules, spec.name)
 
+
+def complete_rules(incomplete: str) -> list[str]:
+    """Shell completion of --rules: every game and preset name that starts so."""
+    from bluffdice.games.registry import known_names
+
+    return [name for name in known_names() if name.startswith(incomplete.lower())]
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """Shell completion of GAME: the games and their presets (the same names)."""
+    return complete_rules(incomplete)
+
+
+def complete_bots(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a comma-separated bot list (--bots, --opponents): the bot
+    names of the command's game (its GAME or --rules, else every game) after the last
+    comma, each offered with what is typed before it."""
+    from bluffdice.bots.base import available_bots
+    from bluffdice.games.registry import game_of, games, parse_rules
+
+    params = ctx.params
+    wanted: str | None = None
+    try:
+        named = params.get("game") or params.get("game_option") or params.get("rules")
+        wanted = game_of(parse_rules(named)).name if named else None
+    except BluffdiceError:
+        pass
+    names: set[str] = set()
+    for spec in games():
+        if wanted is None or spec.name == wanted:
+            names.update(available_bots(spec.name))
+    done, _, last = incomplete.rpartition(",")
+    prefix = f"{done}," if done else ""
+    return [prefix + name for name in sorted(names) if name.startswith(last.lower())]

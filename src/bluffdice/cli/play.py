@@ -8,7 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bluffdice.cli.app import GAME_HELP, app, err, escape, fail, game_rules, out
+from bluffdice.cli.app import (
+    GAME_HELP,
+    app,
+    complete_bots,
+    complete_game,
+    complete_rules,
+    err,
+    escape,
+    fail,
+    game_rules,
+    out,
+)
 from bluffdice.errors import BluffdiceError
 from bluffdice.sandbox.flags import SHORT_SEED_WARNING, UNSANDBOXED_HELP, guessable, isolation_of
 
@@ -41,13 +52,16 @@ MAX_PAUSE = 60.0
 def play(
     game: Annotated[
         str | None,
-        typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False),
+        typer.Argument(
+            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
+        ),
     ] = None,
     rules: Annotated[
         str | None,
         typer.Option(
             "--rules",
             "-r",
+            autocompletion=complete_rules,
             help="Preset (classic, meyer, maexchen, drinking, ...) or rule string such as "
             "'mia(lives=3,little_mia=on)'; see `bluffdice rules`.",
         ),
@@ -63,6 +77,7 @@ def play(
         typer.Option(
             "--opponents",
             "-o",
+            autocompletion=complete_bots,
             help="Comma-separated bot names, repeated to fill the seats, e.g. "
             "honest,bluffer; a bot of your own as my_bot.py:MyBot or a bot program as "
             '"cmd:node examples/bot.js", each run in its own process (default: a mix of '

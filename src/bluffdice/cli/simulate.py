@@ -13,6 +13,9 @@ import typer
 from bluffdice.cli.app import (
     GAME_HELP,
     app,
+    complete_bots,
+    complete_game,
+    complete_rules,
     err,
     fail,
     game_rules,
@@ -56,13 +59,17 @@ DEFAULT_BOTS = {"mia": "honest,liar,lucky,chain,random", "liars-dice": "odds,ran
 @app.command(help=SIMULATE_HELP, short_help="Heads-up matches between bots, vectorised.")
 def simulate(
     game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)
+        str | None,
+        typer.Argument(
+            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
+        ),
     ] = None,
     rules: Annotated[
         str | None,
         typer.Option(
             "--rules",
             "-r",
+            autocompletion=complete_rules,
             help="A preset (classic, maexchen, openspiel, ...) or rule string; default: "
             "the game's (classic for mia).",
             show_default=False,
@@ -71,6 +78,7 @@ def simulate(
     bots: Annotated[
         str | None,
         typer.Option(
+            autocompletion=complete_bots,
             help="Comma-separated bot names (at least two); default: "
             + "; ".join(f"{g}: {b}" for g, b in DEFAULT_BOTS.items())
             + ".",

@@ -13,6 +13,9 @@ import typer
 from bluffdice.cli.app import (
     GAME_HELP,
     app,
+    complete_bots,
+    complete_game,
+    complete_rules,
     err,
     fail,
     game_rules,
@@ -60,13 +63,17 @@ TOURNAMENT_HELP = (
 @app.command(help=TOURNAMENT_HELP, short_help="Play bots against each other and rank them.")
 def tournament(
     game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)
+        str | None,
+        typer.Argument(
+            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
+        ),
     ] = None,
     rules: Annotated[
         str | None,
         typer.Option(
             "--rules",
             "-r",
+            autocompletion=complete_rules,
             help="A preset (classic, meyer, ...) or rule string; default: the game's.",
         ),
     ] = None,
@@ -82,10 +89,11 @@ def tournament(
     bots: Annotated[
         str | None,
         typer.Option(
+            autocompletion=complete_bots,
             help="Comma-separated bots: built-in names, files (my_bot.py[:Class]) or modules "
             "(package.module:Class), or programs speaking the bot protocol "
             '("cmd:node examples/bot.js"). Files, modules and programs run in their own '
-            "processes (see --trust). Default: every built-in bot of the game."
+            "processes (see --trust). Default: every built-in bot of the game.",
         ),
     ] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
