@@ -21,7 +21,7 @@ from bluffdice.cli import (  # noqa: F401  (commands)
     verify,
 )
 from bluffdice.cli.app import app, say_error
-from bluffdice.errors import BluffdiceError, clip_message
+from bluffdice.errors import BluffdiceError
 from bluffdice.sandbox import hide_host
 
 
