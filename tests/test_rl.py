@@ -40,9 +40,7 @@ def test_pettingzoo_api_test_passes(rules: str) -> None:
 
 
 def test_env_is_raw_env_in_pettingzoos_standard_wrappers() -> None:
-    pytest.importorskip("pettingzoo")
-    from pettingzoo.utils import wrappers
-
+    wrappers = pytest.importorskip("pettingzoo.utils.wrappers")
     from bluffdice.rl.pettingzoo_env import BluffdiceEnv, env, raw_env
 
     assert type(raw_env("classic", 2)) is BluffdiceEnv
