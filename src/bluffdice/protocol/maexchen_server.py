@@ -77,12 +77,22 @@ class Options:
     """Stop after this many rounds have been played (None: until stopped)."""
     idle_pause: float = 0.05
     """Pause after a round nobody joined, so an idle server does not spin."""
-    idle_after: int = 5
-    """A player who let this many invitations in a row pass is invited only every
-    `idle_retry`-th round from then on (until it joins again), so a bot that hangs, or
-    names registered only to stall the contest, cannot make every round wait out the
-    join window. 0: always invite everybody, as the classic servers do."""
-    idle_retry: int = 10
+    idle_after: int = 2
+    """A player who let this many invitations in a row pass is idle: no round waits
+    for it any more (its JOIN still counts if it comes before the round starts, and a
+    JOIN that comes late makes it active again), and it is invited with back-off: after
+    1, 2, 4, ... up to `idle_retry` rounds. So a bot that hangs, or names registered
+    only to stall the contest, cannot make rounds wait out the join window. 0: always
+    invite and wait for everybody, as the classic servers do."""
+    idle_retry: int = 64
+    drop_after: int = 12
+    """A player who let this many invitations in a row pass is unregistered (it is sent
+    UNREGISTERED and may register again). 0: never."""
+    max_per_host: int = 32
+    """Names one IP address may hold. When a host, or the server (`max_clients`), is
+    full, a new name takes the place of the longest-registered ghost (a player that
+    has never joined a round, or is idle); only with no ghost to replace is it
+    refused (`REJECTED;SERVER_FULL`)."""
     spin: float = 0.0005
     """Seconds the server keeps reading its socket for an awaited answer before it
     sleeps in the event loop (0: never). Local bots answer within this, and a process
@@ -120,6 +130,8 @@ class Client:
     name: str
     address: Address
     spectator: bool
+    joined: bool = False
+    """Whether it has ever joined a round."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +278,17 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._invites: dict[str, str] = {}
         self._invitations = 0
         self._missed: dict[str, int] = {}
+        self._next_invite: dict[str, int] = {}
+        """Idle players: the invitation (`_invitations`) at which each is next invited."""
+        self._late: dict[str, str] = {}
+        """The last window's invitations nobody answered (token: name): a JOIN with one
+        of them makes its player active again."""
+        self._awaited = 0
+        self._quiet: set[Address] = set()
+        """The idle players' addresses: they get their invitations, not the broadcasts
+        of rounds they are not in."""
+        """Active players invited to the window that have not joined yet."""
+        self._window: asyncio.Future[proto.Answer | None] | None = None
         self._joined: list[str] = []
         self._all_joined: asyncio.Future[proto.Answer | None] | None = None
         self._player_arrived: asyncio.Event | None = None
@@ -381,9 +404,18 @@ class MaexchenServer(asyncio.DatagramProtocol):
             if self._invites.get(message.token) == client.name:
                 del self._invites[message.token]
                 self._joined.append(client.name)
-                if not self._invites and self._all_joined is not None:
+                client.joined = True
+                if self._missed.get(client.name, 0) < self._idle_after:
+                    self._awaited -= 1
+                if (not self._invites or self._awaited <= 0) and self._all_joined is not None:
                     _expire(self._all_joined)
             else:
+                if self._late.get(message.token) == client.name:
+                    # Too late for that round, but alive: waited for again from now on.
+                    del self._late[message.token]
+                    self._missed.pop(client.name, None)
+                    self._next_invite.pop(client.name, None)
+                    self._quiet.discard(address)
                 self.stats.ignored += 1
             return
         question = self._question
@@ -432,11 +464,13 @@ class MaexchenServer(asyncio.DatagramProtocol):
             if secret is not None and known is None:
                 self._secrets[name] = self._hash(secret)
             self._missed.pop(name, None)
+            self._next_invite.pop(name, None)
+            self._quiet.discard(existing.address)
             self._by_address.pop(existing.address, None)
             existing.address = address
             self._by_address[address] = existing
         else:
-            if len(self.clients) >= self.options.max_clients:
+            if not self._room_for(address[0]):
                 self._send(b"REJECTED;SERVER_FULL", address)
                 return
             client = Client(name, address, message.spectator)
@@ -448,6 +482,32 @@ class MaexchenServer(asyncio.DatagramProtocol):
                 self._player_arrived.set()
         self._send(b"REGISTERED", address)
 
+    def _room_for(self, host: str) -> bool:
+        """Whether a new name from `host` fits, after replacing the longest-registered
+        ghost where the host or the server is full (see `Options.max_per_host`)."""
+        options = self.options
+        own = [c for c in self.clients.values() if c.address[0] == host]
+        if len(own) >= options.max_per_host:
+            crowd = own
+        elif len(self.clients) >= options.max_clients:
+            crowd = list(self.clients.values())
+        else:
+            return True
+        idle = self._idle_after
+        for ghost in crowd:
+            if not ghost.spectator and (
+                not ghost.joined or self._missed.get(ghost.name, 0) >= idle
+            ):
+                self._drop(ghost)
+                self._send(b"UNREGISTERED", ghost.address)
+                return True
+        return False
+
+    @property
+    def _idle_after(self) -> int:
+        """Misses after which a player is idle (no bound with `idle_after` 0)."""
+        return self.options.idle_after or 1 << 62
+
     def _unregister(self, address: Address) -> None:
         client = self._by_address.get(address)
         if client is None:
@@ -458,6 +518,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
 
     def _drop(self, client: Client) -> None:
         self._missed.pop(client.name, None)
+        self._next_invite.pop(client.name, None)
+        self._quiet.discard(client.address)
         self._unspun.pop(client.name, None)
         self.clients.pop(client.name, None)
         self._by_address.pop(client.address, None)
@@ -545,6 +607,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         question = self._question
         if question is not None:
             return question.name not in self._unspun
+        window = self._window
+        if window is not None and window.done():
+            return False  # the round starts: the invited still away are not waited for
         return any(name not in self._unspun for name in self._invites.values())
 
     def _unspin(self) -> None:
@@ -603,9 +668,13 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._send(line.encode("utf-8"), client.address)
 
     def _broadcast(self, line: str) -> None:
-        """To every registered client, spectators included."""
+        """To every registered client, spectators included, except idle players."""
         data = line.encode("utf-8")
-        self._outbox.extend([(data, address) for address in self._by_address])
+        quiet = self._quiet
+        if quiet:
+            self._outbox.extend([(data, a) for a in self._by_address if a not in quiet])
+        else:
+            self._outbox.extend([(data, address) for address in self._by_address])
 
     def _token(self) -> str:
         """16 hex digits from the operating system's generator, fetched 2 KiB at a time
@@ -693,20 +762,22 @@ class MaexchenServer(asyncio.DatagramProtocol):
     async def _play_round(self) -> None:
         """A round, up to its end queued and held (see `run`)."""
         self._invitations += 1
-        retry = self._invitations % max(1, self.options.idle_retry) == 0
-        idle = self.options.idle_after
+        number, due = self._invitations, self._next_invite
         players = [
             c.name
             for c in self.clients.values()
-            if not c.spectator and (retry or not idle or self._missed.get(c.name, 0) < idle)
+            if not c.spectator and due.get(c.name, 0) <= number
         ]
         if not players:
             self._book()
-            if retry or not any(not c.spectator for c in self.clients.values()):
+            if not any(not c.spectator for c in self.clients.values()):
                 assert self._player_arrived is not None, "start() the server first"
                 self._player_arrived.clear()
                 await self._player_arrived.wait()
-            return  # else everybody is idle: straight on to the next retry round
+            else:  # everybody is idle and none is due: skip to the next one due
+                self._invitations = min(due.values()) - 1
+                await asyncio.sleep(self.options.idle_pause)
+            return
         joined = await self._invite(players)
         if self._stopping:
             return
@@ -733,6 +804,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
             players = self.shuffle.sample(players, MAX_SEATS)
         self._joined = []
         self._invites = {}
+        idle = self._idle_after
+        missed = self._missed
+        self._awaited = sum(missed.get(name, 0) < idle for name in players) or len(players)
         for name in players:
             token = self._token()
             self._invites[token] = name
@@ -743,6 +817,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         assert loop is not None, "start() the server first"
         window: asyncio.Future[proto.Answer | None] = loop.create_future()
         self._all_joined = window if self.options.early_start else None
+        self._window = window
         timer = loop.call_later(self.options.timeout, self._window_over, window)
         # The last round's end goes out first, with the invitations; it is booked while
         # the players answer them.
@@ -753,10 +828,24 @@ class MaexchenServer(asyncio.DatagramProtocol):
         finally:
             timer.cancel()
             self._all_joined = None
+        self._late = self._invites
+        drop, retry = self.options.drop_after, max(1, self.options.idle_retry)
         for name in self._invites.values():
-            self._missed[name] = self._missed.get(name, 0) + 1
+            misses = missed[name] = missed.get(name, 0) + 1
+            client = self.clients.get(name)
+            if misses >= idle:
+                self._next_invite[name] = self._invitations + min(retry, 1 << (misses - idle))
+                if client is not None:
+                    self._quiet.add(client.address)
+            if drop and misses >= drop and client is not None:
+                self._drop(client)
+                self._send(b"UNREGISTERED", client.address)
         for name in self._joined:
-            self._missed.pop(name, None)
+            if missed.pop(name, None) is not None:
+                self._next_invite.pop(name, None)
+                joiner = self.clients.get(name)
+                if joiner is not None:
+                    self._quiet.discard(joiner.address)
         self._invites = {}
         joined = [name for name in self._joined if name in self.clients]
         self._joined = []
