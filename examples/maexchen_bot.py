@@ -1,4 +1,4 @@
-"""A minimal Mäxchen contest bot (PROTOCOL.md part A), standalone: no bluffdice import.
+"""A minimal Mäxchen contest bot, standalone: no bluffdice import.
 
     python examples/maexchen_bot.py --name simple [--host 127.0.0.1] [--port 9000]
 

@@ -1,5 +1,5 @@
-"""The Mäxchen server against scripted UDP clients: every message sequence of PROTOCOL.md
-part A, line by line, on loopback with ephemeral ports and scripted dice."""
+"""The Mäxchen server against scripted UDP clients: every message sequence of the
+protocol, line by line, on loopback with ephemeral ports and scripted dice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Mäxchen UDP text protocol (PROTOCOL.md, part A): reading and writing its lines.
+"""The Mäxchen UDP text protocol: reading and writing its lines.
 
 Only the text lives here: what a datagram says, whether a name is valid, how dice and
 scores are written. The server (`maexchen_server`) decides what the lines mean. Parsing

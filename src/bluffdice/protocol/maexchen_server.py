@@ -1,4 +1,4 @@
-"""The Mäxchen contest server: PROTOCOL.md part A over UDP, rounds played by the engine.
+"""The Mäxchen contest server: the Mäxchen UDP protocol, rounds played by the engine.
 
 One asyncio datagram endpoint reads every datagram synchronously (no inbound queue can
 grow): size and rate limits first, then parsing; registrations are answered at once, and
