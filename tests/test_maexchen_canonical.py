@@ -75,3 +75,25 @@ def test_line_ends_are_refused_canonically_and_stripped_strictly() -> None:
 
     serve(test)
     serve(test, strict=True)
+
+
+def test_score_lists_only_who_has_played() -> None:
+    """As the canonical server: a registered player that never joined is not in SCORE."""
+
+    async def test(server: MaexchenServer, address: Address) -> None:
+        import asyncio
+
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        idle = await registered(address, "idle")
+        task = asyncio.create_task(server.play_round())
+        for player in (alice, bob):
+            player.send(f"JOIN;{await player.token('ROUND STARTING;')}")
+        alice.send(f"ROLL;{await alice.token('YOUR TURN;')}")
+        alice.send(f"ANNOUNCE;3,1;{await alice.token('ROLLED;3,1;')}")
+        bob.send(f"SEE;{await bob.token('YOUR TURN;')}")
+        await task
+        lines = [await idle.recv() for _ in range(8)]
+        assert lines[-1] == "SCORE;alice:1,bob:0", lines
+
+    serve(test, rolls=[31], timeout=0.3)

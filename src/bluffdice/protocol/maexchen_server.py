@@ -255,9 +255,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.stats = Stats()
         self.clients: dict[str, Client] = {}
         self.scores: dict[str, int] = {}
-        """Everybody who has played a round, in the order they first played. The SCORE
-        line adds the registered players who have not played yet, at 0; names registered
-        and dropped without playing leave no trace (a flood of names cannot grow it)."""
+        """Everybody who has played a round, in the order they first played: what the
+        SCORE line lists, as the canonical server's does (names registered and dropped
+        without playing leave no trace, so a flood of names cannot grow it)."""
         self.round_number = 0
         self.listeners: list[RoundListener] = []
         self.commitments: list[CommitmentListener] = []
@@ -887,12 +887,8 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._broadcast(proto.lost_line(losers, reason))
         for name, gained in points.items():
             self.scores[name] = self.scores.get(name, 0) + gained
-        waiting = [
-            (c.name, 0)
-            for c in self.clients.values()
-            if not c.spectator and c.name not in self.scores
-        ]
-        self._broadcast(proto.score_line([*self.scores.items(), *waiting]))
+        # As the canonical server: everybody who has played, and nobody else.
+        self._broadcast(proto.score_line(self.scores.items()))
         number, scores = self.round_number, dict(self.scores)
 
         def book() -> PlayedRound:
