@@ -97,3 +97,23 @@ def test_score_lists_only_who_has_played() -> None:
         assert lines[-1] == "SCORE;alice:1,bob:0", lines
 
     serve(test, rolls=[31], timeout=0.3)
+
+
+def test_require_secret_keeps_names_from_being_taken_over() -> None:
+    async def test(server: MaexchenServer, address: Address) -> None:
+        from tests.maexchen_support import client
+
+        owner, thief = await client(address), await client(address)
+        owner.send("REGISTER;alice")
+        await owner.expect("REJECTED;SECRET_REQUIRED")
+        owner.send("REGISTER;alice;pw")
+        await owner.expect("REGISTERED")
+        thief.send("REGISTER;alice")  # the same host, the old servers' take-over
+        await thief.expect("REJECTED;SECRET_REQUIRED")
+        thief.send("REGISTER;alice;guess")
+        await thief.expect("REJECTED;NAME_ALREADY_TAKEN")
+        assert server.clients["alice"].address == owner.transport.get_extra_info("sockname")
+        thief.send("REGISTER_SPECTATOR;watcher")  # spectators need no secret
+        await thief.expect("REGISTERED")
+
+    serve(test, require_secret=True)

@@ -103,6 +103,14 @@ def maexchen(
     rate: Annotated[
         float, typer.Option(help="Datagrams per second one address may send.")
     ] = 5000.0,
+    require_secret: Annotated[
+        bool,
+        typer.Option(
+            "--require-secret",
+            help="Register players only with a secret (REGISTER;name;secret), so no other "
+            "process can take a name over, not even from the same host.",
+        ),
+    ] = False,
     strict: Annotated[
         bool,
         typer.Option(
@@ -182,6 +190,7 @@ def maexchen(
         max_datagram=max_datagram,
         rate=rate,
         strict=strict,
+        require_secret=require_secret,
         burst=max(rate / 10, 50.0),
         rounds=rounds,
         spin=spin / 1e6,

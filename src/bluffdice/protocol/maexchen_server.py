@@ -61,6 +61,10 @@ class Options:
     early_start: bool = True
     """Start a round as soon as every invited player joined, not when the window ends."""
     max_datagram: int = 512
+    require_secret: bool = False
+    """Register players only with a secret (`REGISTER;name;secret`): nobody else can
+    then take a name over, not even from the same host. Without one a player gets
+    `REJECTED;SECRET_REQUIRED` (spectators need none)."""
     strict: bool = False
     """Parse datagrams strictly (`maexchen.parse`): exactly a command's fields, one digit
     per die, a line end stripped. By default they are read as the canonical contest
@@ -439,6 +443,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         name, secret = message.name, message.secret
         if not proto.valid_name(name) or (secret is not None and not proto.valid_secret(secret)):
             self._send(b"REJECTED;INVALID_NAME", address)
+            return
+        if secret is None and self.options.require_secret and not message.spectator:
+            self._send(b"REJECTED;SECRET_REQUIRED", address)
             return
         known = self._secrets.get(name)
         existing = self.clients.get(name)
