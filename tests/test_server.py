@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from bluffdice.server import Connection, Hall, create_app  # noqa: E402
 from bluffdice.server.hall import MAX_MESSAGE, HallError, clean_name  # noqa: E402
+from bluffdice.server.limits import Limits  # noqa: E402
 from bluffdice.store import Store  # noqa: E402
 from bluffdice.store.tables import TableStore, WebStepRow, WebTableRow  # noqa: E402
 from bluffdice.table import seeded  # noqa: E402
@@ -50,7 +51,9 @@ def database(tmp_path: Path) -> str:
 def make_client(db: str, seed: int = 1, bot_delay: float = 0) -> TestClient:
     tables = TableStore(Store(db).engine)
     counter = iter(range(seed, seed + 10_000))
-    hall = Hall(tables, dice=lambda: seeded(next(counter)), bot_delay=bot_delay)
+    # tables of bots only are allowed here (a served default refuses them)
+    limits = Limits(bot_tables=20, tables_per_address=1000)
+    hall = Hall(tables, dice=lambda: seeded(next(counter)), bot_delay=bot_delay, limits=limits)
     return TestClient(create_app(tables, hall))
 
 
@@ -66,6 +69,7 @@ def create(client: TestClient, rules: str = "mia(lives=1)", seats: Any = None, *
         "seats": seats or [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
         "name": "Ann",
         "limit": None,
+        "listed": True,
         **extra,
     }
     response = client.post("/api/tables", json=body)
@@ -657,6 +661,7 @@ def test_a_version_2_store_gains_the_browser_tables(tmp_path: Path) -> None:
     db = str(tmp_path / "old.db")
     store = Store(db)
     with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE web_access"))  # schema 6
         connection.execute(text("DROP TABLE web_fair"))  # schema 5
         connection.execute(text("DROP TABLE web_steps"))
         connection.execute(text("DROP TABLE web_tables"))

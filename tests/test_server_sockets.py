@@ -1,80 +1,23 @@
-"""The table websocket under uvicorn with `DirectSocket`, as `bluffdice serve` runs it:
-messages go from the socket's callback to the table and frames are written at once, and
-a client whose buffer is full gets its frames later, in order, through the ASGI path."""
+"""The table websocket under uvicorn, as `bluffdice serve` runs it (the sans-I/O
+implementation of `websockets`, by uvicorn's public option): a game plays to its end,
+messages keep their order, floods are cut off, and frames a client may not send (split
+anywhere, fragmented, unmasked, too big) are answered as the protocol says."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from bluffdice.server import Hall, create_app
 from bluffdice.server.hall import BURST, STRIKES
-from bluffdice.server.sockets import DirectSocket
-from bluffdice.store import Store
-from bluffdice.store.tables import TableStore
-from bluffdice.table import seeded
-
-Msg = dict[str, Any]
-
-
-@asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[tuple[str, uvicorn.Server]]:
-    tables = TableStore(Store(str(tmp_path / "serve.db")).engine)
-    counter = iter(range(1, 10_000))
-    hall = Hall(tables, dice=lambda: seeded(next(counter)), bot_delay=0)
-    config = uvicorn.Config(
-        create_app(tables, hall),
-        host="127.0.0.1",
-        port=0,
-        ws=DirectSocket,
-        ws_per_message_deflate=False,
-        log_level="warning",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    running = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"127.0.0.1:{port}", server
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(running, 10)
-
-
-class Seat:
-    """One client: every message it received, in order (a frame is a JSON array)."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.messages: list[Msg] = []
-        self.waiting: list[Msg] = []
-
-    async def recv(self) -> Msg:
-        if not self.waiting:
-            frame = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
-            assert isinstance(frame, list) and frame, frame
-            self.waiting = frame
-        message = self.waiting.pop(0)
-        self.messages.append(message)
-        return message
-
-    async def until(self, test: Callable[[Msg], bool]) -> Msg:
-        while not test(message := await self.recv()):
-            pass
-        return message
+from tests.server_support import Msg, Seat, serving
 
 
 async def two_seats(address: str) -> tuple[str, list[Seat]]:
@@ -94,18 +37,12 @@ async def two_seats(address: str) -> tuple[str, list[Seat]]:
     return made["id"], seats
 
 
-def protocols(server: uvicorn.Server) -> list[DirectSocket]:
-    return [p for p in server.server_state.connections if isinstance(p, DirectSocket)]
-
-
-def test_a_game_plays_to_the_end_through_adopted_sockets(tmp_path: Path) -> None:
+def test_a_game_plays_to_the_end(tmp_path: Path) -> None:
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
+        async with serving(tmp_path) as (address, _):
             _, seats = await two_seats(address)
             for seat in seats:
                 await seat.until(lambda m: m["type"] == "table")
-            adopted = protocols(server)
-            assert len(adopted) == 2 and all(p.on_message is not None for p in adopted)
             rng = random.Random(3)
 
             async def play_out(seat: Seat) -> Msg:
@@ -134,11 +71,10 @@ def test_a_game_plays_to_the_end_through_adopted_sockets(tmp_path: Path) -> None
 
 def test_messages_right_after_hello_keep_their_order(tmp_path: Path) -> None:
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
+        async with serving(tmp_path) as (address, _):
             _, seats = await two_seats(address)
             first = seats[0]
-            # Sent at once after the hello, so some may come before the server adopted
-            # the socket: those are handed over first, in order.
+            # Sent at once after the hello: answered in the order they were sent.
             for text in ("not json", '{"type": "fly"}', '{"type": "hint"}'):
                 await first.ws.send(text)
             await first.ws.send(b"\xff\xfe binary garbage")
@@ -153,7 +89,6 @@ def test_messages_right_after_hello_keep_their_order(tmp_path: Path) -> None:
                 ("hint", None),
                 ("refused", "malformed"),
             ]
-            assert all(p.on_message is not None for p in protocols(server))
             for seat in seats:
                 await seat.ws.close()
 
@@ -171,39 +106,11 @@ async def quiet(seat: Seat, seconds: float = 0.3) -> int:
         frames += 1
 
 
-def test_a_client_with_a_full_buffer_gets_its_frames_later_in_order(tmp_path: Path) -> None:
-    async def play() -> None:
-        async with serving(tmp_path) as (address, server):
-            _, seats = await two_seats(address)
-            late = seats[1]
-            await quiet(late)
-            port = late.ws.local_address[1]
-            (stalled,) = [p for p in protocols(server) if p.client and p.client[1] == port]
-            stalled.pause_writing()  # what uvicorn's transport calls when its buffer is full
-            for n in range(5):
-                await late.ws.send(json.dumps({"type": "hint", "n": n}))
-            assert await quiet(late) == 0  # held back while the buffer is full
-            stalled.resume_writing()
-            hints: list[Msg] = []
-            while len(hints) < 5:
-                message = await late.recv()
-                if message["type"] in ("hint", "error"):
-                    hints.append(message)
-            assert len(hints) == 5
-            assert stalled.on_message is not None  # still adopted: later frames go direct
-            await late.ws.send('{"type": "hint"}')
-            assert (await late.recv())["type"] in ("hint", "error")
-            for seat in seats:
-                await seat.ws.close()
-
-    asyncio.run(play())
-
-
 def test_a_flood_from_one_connection_is_cut_off_and_the_others_play_on(
     tmp_path: Path,
 ) -> None:
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
+        async with serving(tmp_path) as (address, _):
             _, seats = await two_seats(address)
             flooder, other = seats
             await quiet(flooder)
@@ -297,17 +204,14 @@ class RawSeat:
                         return seen
 
 
-async def raw_seat_with_a_bot(address: str, server: uvicorn.Server) -> tuple[RawSeat, DirectSocket]:
-    """A new Mia table against a bot, its human seat taken by a `RawSeat` and greeted;
-    and the server's side of that connection, which the table has adopted."""
+async def raw_seat_with_a_bot(address: str) -> RawSeat:
+    """A new Mia table against a bot, its human seat taken by a `RawSeat` and greeted."""
     async with httpx.AsyncClient(base_url=f"http://{address}") as http:
         body = {"rules": "mia", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}]}
         made = (await http.post("/api/tables", json={**body, "name": "Ann"})).json()
     seat = await RawSeat.open(address, made["id"], made["token"])
     await seat.messages_until(lambda m: m["type"] == "table")
-    (adopted,) = protocols(server)
-    assert adopted.on_message is not None
-    return seat, adopted
+    return seat
 
 
 def frame(payload: bytes, opcode: int = 1, fin: bool = True, mask: bool = True) -> bytes:
@@ -324,15 +228,14 @@ def frame(payload: bytes, opcode: int = 1, fin: bool = True, mask: bool = True) 
     return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
-def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
+def test_frames_split_anywhere_with_control_frames_between(
     tmp_path: Path,
 ) -> None:
     hint = b'{"type": "hint"}'
 
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
-            seat, adopted = await raw_seat_with_a_bot(address, server)
-            assert adopted.plain and adopted.reading
+        async with serving(tmp_path) as (address, _):
+            seat = await raw_seat_with_a_bot(address)
 
             whole = frame(hint)
             await seat.write(*(whole[i : i + 1] for i in range(len(whole))), pause=0.002)
@@ -356,7 +259,6 @@ def test_frames_read_by_hand_split_anywhere_with_control_frames_between(
                 elif opcode == 1:
                     hints += sum(m["type"] == "hint" for m in json.loads(payload))
             assert (hints, pongs) == (6, [b"p1", b"p2"])
-            assert adopted.reading  # the fragments and pings went to websockets and back
 
             # A frame a client must not send (unmasked) is answered as websockets does.
             await seat.write(frame(hint, mask=False))
@@ -370,14 +272,13 @@ def test_a_bad_frame_closes_the_connection_and_what_follows_it_is_not_read(
     tmp_path: Path,
 ) -> None:
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
-            seat, adopted = await raw_seat_with_a_bot(address, server)
-            assert adopted.reading
+        async with serving(tmp_path) as (address, _):
+            seat = await raw_seat_with_a_bot(address)
             # A masked frame with a reserved opcode, then a hint, in one write.
             await seat.write(frame(b"x", opcode=3) + frame(b'{"type": "hint"}'))
             code, messages = await seat.until_closed()
             assert code == 1002  # protocol error
-            assert not any(m["type"] == "hint" for m in messages) and not adopted.reading
+            assert not any(m["type"] == "hint" for m in messages)
             seat.writer.close()
 
     asyncio.run(play())
@@ -385,9 +286,8 @@ def test_a_bad_frame_closes_the_connection_and_what_follows_it_is_not_read(
 
 def test_a_frame_over_the_size_limit_is_refused_before_it_arrives(tmp_path: Path) -> None:
     async def play() -> None:
-        async with serving(tmp_path) as (address, server):
-            seat, adopted = await raw_seat_with_a_bot(address, server)
-            assert adopted.reading
+        async with serving(tmp_path) as (address, _):
+            seat = await raw_seat_with_a_bot(address)
             # The header announces 2**40 bytes; only the header and the mask are sent.
             await seat.write(bytes((0x81, 0x80 | 127)) + (2**40).to_bytes(8, "big") + b"abcd")
             assert (await seat.until_closed())[0] == 1009  # message too big

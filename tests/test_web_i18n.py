@@ -171,7 +171,7 @@ def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
         assert_translated(key)
     assert {k for k in en if k.startswith("err.")} == set(REFUSALS)
     server = Path(__file__).parent.parent / "src" / "bluffdice" / "server"
-    error = re.compile(r'"error", code="(\w+)"|"type":"error","code":"(\w+)"')
+    error = re.compile(r'"error", code="(\w+)"|refuse\(\s*websocket, "(\w+)"')
     codes = {c for p in server.glob("*.py") for m in error.findall(p.read_text()) for c in m if c}
     assert {"rate_limited", "no_hint", "no_rematch", "no_table"} <= codes
     for code in codes:

@@ -86,7 +86,6 @@ def serve(
     import uvicorn
 
     from bluffdice.server import Hall, create_app
-    from bluffdice.server.sockets import DirectSocket
     from bluffdice.store.tables import TableStore
 
     store = open_store(db)
@@ -117,11 +116,9 @@ def serve(
             application,
             host=host,
             port=port,
-            # The sans-I/O implementation of `websockets` (uvicorn's default from 0.50;
-            # the legacy one and wsproto cost as much or more per frame), with the short
-            # path for table connections (benchmarks/bench_server.py; `bluffdice docs
-            # web`, "Load").
-            ws=DirectSocket,
+            # The sans-I/O implementation of `websockets`, by uvicorn's public name for it
+            # (the legacy one and wsproto cost as much or more per frame).
+            ws="websockets-sansio",
             ws_max_size=64 * 1024,
             # Moves and updates are small JSON: compressing them costs more than it saves.
             ws_per_message_deflate=False,

@@ -6,6 +6,10 @@ what `bluffdice verify URL` reads); `/ws/{id}` is a table's websocket. The
 first websocket message is `{"type": "hello", "token": ...}` (the token is sent as a
 message, not in the URL, so it never lands in an access log); without a token (or with
 a wrong one) the connection watches as a spectator.
+
+Every response carries the security headers of `SECURITY_HEADERS`; request bodies over
+`Limits.body_bytes` are refused with 413 (`BodyLimit`); websockets are capped per address
+and per table (`Limits`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,15 +31,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
 from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
+from bluffdice.server.limits import Limits
 from bluffdice.server.pages import page_response
-from bluffdice.server.sockets import direct_socket
 from bluffdice.store.tables import TableStore
 
 if TYPE_CHECKING:  # loads with `serve --maexchen` only
@@ -42,6 +47,108 @@ if TYPE_CHECKING:  # loads with `serve --maexchen` only
 
 STATIC = Path(__file__).parent / "static"
 HELLO_SECONDS = 10.0
+SWEEP_SECONDS = 30.0
+"""How often expired tables are looked for."""
+
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # a table's link is its invitation
+    (b"x-frame-options", b"DENY"),
+]
+"""Sent with every HTTP response: the page runs only its own scripts, cannot be framed,
+and never tells another site which table it came from."""
+
+
+class BodyTooLarge(Exception):
+    """A request body grew past the limit while it was read."""
+
+
+class BodyLimit:
+    """ASGI middleware: the security headers on every response, and request bodies
+    capped at `limit` bytes: refused with 413 by their Content-Length before anything is
+    read, and, sent without one (chunked), counted as they stream in and cut off at the
+    limit with 413 too."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit
+        started = False
+
+        async def send_with_headers(event: Message) -> None:
+            nonlocal started
+            if event["type"] == "http.response.start":
+                started = True
+                event = {**event, "headers": [*event.get("headers", ()), *SECURITY_HEADERS]}
+            await send(event)
+
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await too_large(limit)(scope, receive, send_with_headers)
+                return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            event = await receive()
+            if event["type"] == "http.request":
+                seen += len(event.get("body", b""))
+                if seen > limit:
+                    raise BodyTooLarge
+            return event
+
+        try:
+            await self.app(scope, counted, send_with_headers)
+        except BodyTooLarge:
+            if started:
+                raise
+            await too_large(limit)(scope, receive, send_with_headers)
+
+
+def too_large(limit: int) -> Response:
+    return JSONResponse(
+        {"error": f"the request body is over {limit} bytes, the most this server reads"},
+        status_code=413,
+        headers={"connection": "close"},
+    )
+
+
+class ReviewQueue:
+    """Reviews run `limits.reviews` at a time in threads, at most `limits.review_queue`
+    waiting; one asked beyond that is refused as busy."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.waiting = 0
+        self._running: asyncio.Semaphore | None = None
+
+    async def review(self, table_id: str) -> dict[str, Any]:
+        limits = self.hall.limits
+        if self._running is None:
+            self._running = asyncio.Semaphore(max(1, limits.reviews))
+        cached = self.hall.cached_review(table_id)
+        if cached is not None:
+            return cached
+        if self.waiting >= limits.review_queue + limits.reviews:
+            raise HallError.said("err.reviewBusy")
+        self.waiting += 1
+        try:
+            async with self._running:
+                # rating a game takes a moment (odds, the solved round): off the event loop
+                return await asyncio.to_thread(self.hall.review, table_id)
+        finally:
+            self.waiting -= 1
 
 
 class MsgspecResponse(Response):
@@ -93,11 +200,21 @@ def create_app(
     page's own host), e.g. a reverse proxy's public address. With `scoreboard`, its
     Mäxchen contest runs in the server's loop and `/scoreboard` shows it."""
     hall = hall if hall is not None else Hall(store)
+    limits: Limits = hall.limits
     allowed = {o.rstrip("/").lower() for o in origins}
+    reviews = ReviewQueue(hall)
+    sockets_from: Counter[str] = Counter()
+    """Open table websockets per client address."""
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            hall.sweep()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hall.resume()
+        hall.resume_lazily()  # serve at once; stored tables load a few at a time
+        sweeper = asyncio.create_task(sweep())
         if store is not None:
             store.checkpoint_in_background()
         gc.freeze()  # what startup made lives on: later collections need not scan it
@@ -109,6 +226,7 @@ def create_app(
         try:
             yield
         finally:
+            sweeper.cancel()
             gc.set_threshold(*thresholds)
             hall.close()
             if store is not None:
@@ -143,12 +261,14 @@ def create_app(
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return MsgspecResponse(hall.listing())
+            query = request.query_params
+            offset, count = _number(query.get("offset"), 0), _number(query.get("limit"), 20)
+            return MsgspecResponse(hall.listing(offset, count))
         body = await _json(request)
         try:
-            return MsgspecResponse(hall.create(body))
+            return MsgspecResponse(hall.create(body, address=_address(request)))
         except HallError as exc:
-            return error(exc)
+            return error(exc, 429 if exc.key in BUSY else 400)
 
     async def api_table(request: Request) -> Response:
         try:
@@ -168,6 +288,27 @@ def create_app(
         except HallError as exc:
             return error(exc)
         return MsgspecResponse({"id": live.id, "seat": number, "token": token})
+
+    async def api_leave(request: Request) -> Response:
+        body = await _json(request)
+        try:
+            live = hall.get(request.path_params["id"])
+            seat = live.leave(body.get("token") if isinstance(body, dict) else None)
+        except HallError as exc:
+            return error(exc)
+        return MsgspecResponse({"ok": True, "seat": seat})
+
+    async def api_hand_over(request: Request) -> Response:
+        """The creator hands a seat over: {"host", "seat", "to": "bot"|"player", "bot"}."""
+        body = await _json(request)
+        try:
+            if not isinstance(body, dict):
+                raise HallError.said("err.tableObject")
+            live = hall.get(request.path_params["id"])
+            live.hand_over(body.get("host"), body.get("seat"), body.get("to"), body.get("bot"))
+        except HallError as exc:
+            return error(exc, 403 if exc.key == "err.notHost" else 400)
+        return MsgspecResponse({"ok": True, "table": live.info()})
 
     async def api_seed(request: Request) -> Response:
         body = await _json(request)
@@ -193,10 +334,10 @@ def create_app(
 
     async def api_review(request: Request) -> Response:
         try:
-            # rating a game takes a moment (odds, the solved round): off the event loop
-            review = await asyncio.to_thread(hall.review, request.path_params["id"])
+            review = await reviews.review(request.path_params["id"])
         except HallError as exc:
-            return error(exc, 404)
+            status = {"err.reviewBusy": 503, "err.reviewLong": 413}.get(exc.key or "", 404)
+            return error(exc, status)
         return MsgspecResponse(review)
 
     async def api_replay(request: Request) -> Response:
@@ -224,27 +365,40 @@ def create_app(
         if not origin_ok(websocket):
             await websocket.close(code=1008)
             return
+        address = websocket.client.host if websocket.client is not None else ""
         await websocket.accept()
         live = hall.find(websocket.path_params["id"])
         if live is None:
-            await websocket.send_text(
-                '[{"type":"error","code":"no_table","reason":"no such table","v":1}]'
-            )
-            await websocket.close(code=4404)
+            await refuse(websocket, "no_table", "no such table", 4404)
             return
+        if sockets_from[address] >= limits.connections_per_address:
+            await refuse(
+                websocket, "too_many_connections", "too many connections from your address", 4429
+            )
+            return
+        if len(live.connections) >= limits.connections_per_table:
+            await refuse(
+                websocket, "table_crowded", "this table has as many viewers as it takes", 4429
+            )
+            return
+        sockets_from[address] += 1
+        try:
+            await serve_socket(websocket, receive, send, live, address)
+        finally:
+            sockets_from[address] -= 1
+            if not sockets_from[address]:
+                del sockets_from[address]
+
+    async def serve_socket(
+        websocket: WebSocket, receive: Receive, send: Send, live: LiveTable, address: str
+    ) -> None:
         try:
             token = await asyncio.wait_for(_hello(websocket), HELLO_SECONDS)
         except (TimeoutError, WebSocketDisconnect):
             await websocket.close(code=1008)
             return
-        connection = Connection(live.seat_of(token), hall=hall)
+        connection = Connection(live.seat_of(token), hall=hall, address=address)
         live.connect(connection)
-        protocol = direct_socket(send)
-        if protocol is not None:
-            # `bluffdice serve`: messages reach the table from the socket's callback and
-            # frames are written at once; the reader below then waits only for the
-            # disconnect and the writer only for frames a full buffer held back.
-            connection.direct = protocol.adopt(functools.partial(hall.inbound, live, connection))
         reader = asyncio.create_task(_read(receive, live, connection))
         writer = asyncio.create_task(_write(websocket, send, connection))
         try:
@@ -254,8 +408,6 @@ def create_app(
                 task.cancel()
                 if task.done() and not task.cancelled():
                     task.exception()  # a closed socket: nothing to report
-            if protocol is not None:
-                protocol.on_message = None
             live.disconnect(connection)
             connection.drop("closed")
             with contextlib.suppress(Exception):
@@ -287,6 +439,8 @@ def create_app(
         Route("/api/tables/{id}", api_table),
         Route("/api/tables/{id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
+        Route("/api/tables/{id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{id}/hand", api_hand_over, methods=["POST"]),
         Route("/api/tables/{id}/fair", api_fair),
         Route("/api/replays/{id}", api_replay),
         Route("/api/replays/{id}/review", api_review),
@@ -300,16 +454,37 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(TableSockets, endpoint=table_socket)],
+        middleware=[
+            Middleware(BodyLimit, limit=limits.body_bytes),
+            Middleware(TableSockets, endpoint=table_socket),
+        ],
     )
     app.state.hall = hall
     return app
 
 
+BUSY = {"err.tooManyTables", "err.tooManyYours", "err.tooManyBotTables"}
+"""Refusals that say: not now (429 Too Many Requests)."""
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
+def _number(text: str | None, default: int) -> int:
+    return int(text) if text is not None and text.isdigit() else default
+
+
+async def refuse(websocket: WebSocket, code: str, reason: str, close: int) -> None:
+    """Tell a websocket why it is not served, then close it."""
+    await websocket.send_text(
+        msgspec.json.encode([{"type": "error", "code": code, "reason": reason, "v": 1}]).decode()
+    )
+    await websocket.close(code=close, reason=reason)
+
+
 async def _json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > 16 * MAX_MESSAGE:
-        return None
+    body = await request.body()  # capped by BodyLimit
     try:
         return msgspec.json.decode(body)
     except msgspec.DecodeError:

@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import msgspec
@@ -32,6 +33,7 @@ from bluffdice.games.record import Record
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 from bluffdice.server.hints import hint
 from bluffdice.server.kinds import MessageKind
+from bluffdice.server.limits import Limits
 from bluffdice.store.tables import StoredStep, StoredTable, TableStore
 from bluffdice.table import (
     DiceSource,
@@ -96,6 +98,24 @@ REFUSALS: Final[dict[str, str]] = {
     "err.noTable": "no such table (it may have finished long ago)",
     "err.noGame": "no such game",
     "err.notOver": "this game is not over yet: its replay opens when it ends",
+    "err.tooManyTables": "this server has {count} tables open or playing, its most: "
+    "try again later",
+    "err.tooManyYours": "you have {count} tables open or playing, the most one address "
+    "may have: finish or leave one first",
+    "err.botTables": "tables of bots only are switched off on this server",
+    "err.tooManyBotTables": "this server runs {count} tables of bots only, its most: "
+    "try again later",
+    "err.listed": "listed is true or false",
+    "err.reviewLong": "this game has {steps} steps: the server reviews games of up to "
+    "{most} steps (bluffdice review reviews any game on your own machine)",
+    "err.reviewBusy": "the server is reviewing other games: try again in a minute",
+    "err.notHost": "only the table's creator hands a seat over",
+    "err.seatNotHuman": "seat {seat} is not a person's seat",
+    "err.seatHere": "seat {seat}'s player is here: a seat is handed over when its "
+    "player has left or has been away for {seconds} seconds",
+    "err.handTo": "a seat is handed to 'bot' (with its bot) or 'player' (a free seat)",
+    "err.notSeated": "this token holds no seat at this table",
+    "err.over": "this game is over",
 }
 """What the hall refuses, in English; the page shows the catalogue's text of the same key
 (static/i18n; tests/test_web_i18n.py keeps the two equal in English)."""
@@ -138,10 +158,12 @@ class SeatSpec:
     """SHA-256 hex digest of the seat's token; the token itself only its browser knows."""
     seed: str | None = None
     """The player's own seed at a table with fair dice (None: not given yet; bots give "")."""
+    left: bool = False
+    """The player left a game in play: the seat waits for the creator to hand it over."""
 
     @property
     def taken(self) -> bool:
-        return self.kind == "bot" or self.token is not None
+        return self.kind == "bot" or self.token is not None or self.left
 
     def stored(self) -> dict[str, Any]:
         return {
@@ -150,12 +172,18 @@ class SeatSpec:
             "bot": self.bot,
             "token": self.token,
             "seed": self.seed,
+            "left": self.left,
         }
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> SeatSpec:
         return cls(
-            data["kind"], data.get("name"), data.get("bot"), data.get("token"), data.get("seed")
+            data["kind"],
+            data.get("name"),
+            data.get("bot"),
+            data.get("token"),
+            data.get("seed"),
+            bool(data.get("left", False)),
         )
 
 
@@ -171,9 +199,15 @@ class Connection:
     message. Without a hall each message is framed at once."""
 
     def __init__(
-        self, seat: int | None = None, queue_size: int = QUEUE_SIZE, hall: Hall | None = None
+        self,
+        seat: int | None = None,
+        queue_size: int = QUEUE_SIZE,
+        hall: Hall | None = None,
+        address: str = "",
     ) -> None:
         self.seat = seat
+        self.address = address
+        """The client's address (connections per address are capped)."""
         self.queue: deque[bytes | None] = deque()
         self.queue_size = queue_size
         self.hall = hall
@@ -188,9 +222,6 @@ class Connection:
         self._loop: asyncio.AbstractEventLoop | None = None
         """The writer's loop, asked for once: on Python 3.11 every `get_running_loop`
         is a `getpid` system call, and a writer waits once per frame."""
-        self.direct: Callable[[bytes], bool] | None = None
-        """Writes a frame at once (`server.sockets.DirectSocket.write`), or returns False
-        when it cannot; then the frame waits in `queue` for the writer task."""
 
     def send(self, data: bytes) -> None:
         """Add one encoded message to this turn's frame."""
@@ -218,8 +249,6 @@ class Connection:
     def put(self, frame: bytes) -> None:
         """Queue a frame now (`send` gathers messages into one frame per turn)."""
         if self.dropped:
-            return
-        if self.direct is not None and not self.queue and self.direct(frame):
             return
         if len(self.queue) >= self.queue_size:
             self.drop("too slow: messages piled up")
@@ -316,6 +345,16 @@ class LiveTable:
     server_seed: bytes | None = None
     """Fair dice: the secret the commitment is made of; never sent before the game is over."""
     fair_dice: FairDice | None = None
+    listed: bool = False
+    """Shown in the lobby (the creator's choice); otherwise reached by its link only."""
+    host: str | None = None
+    """SHA-256 digest of the creator's token, which hands seats over."""
+    address: str = ""
+    """The address that created it (tables per address are capped)."""
+    active: float = field(default_factory=time.monotonic)
+    """When the table last changed (open and idle tables expire)."""
+    away: dict[int, float] = field(default_factory=dict)
+    """Seated people not connected: since when (seats are handed over after a while)."""
     _fair_digest: str | None = None
     _timer: asyncio.TimerHandle | None = None
     _bot_timer: asyncio.TimerHandle | None = None
@@ -363,11 +402,13 @@ class LiveTable:
                     "name": s.name if s.kind == "human" else names[i],
                     "taken": s.taken,
                     "online": s.kind == "bot" or i in connected,
+                    "left": s.left,
                 }
                 for i, s in enumerate(self.seats)
             ],
             "spectators": sum(1 for c in self.connections if c.seat is None and not c.dropped),
             "fair": fair,
+            "listed": self.listed,
         }
 
     # --- seats -------------------------------------------------------------------------
@@ -375,7 +416,7 @@ class LiveTable:
     def claim(self, name: Any, seat: int | None = None) -> tuple[int, str]:
         """Seat a person: the first free seat (or `seat`); returns the seat and its token.
         The last free seat taken starts the game."""
-        if self.status != "open":
+        if self.status not in ("open", "running"):
             raise HallError.said("err.full")
         free = [i for i, s in enumerate(self.seats) if not s.taken]
         if seat is None:
@@ -388,8 +429,94 @@ class LiveTable:
         self.seats[seat].name = clean_name(name)
         self.seats[seat].token = token_digest(token)
         self.hall.save(self, seats=[s.stored() for s in self.seats])
-        self.start_when_ready()
+        self.active = time.monotonic()
+        if self.table is not None:  # a seat handed to a new player in a game in play
+            self.table.names = tuple(self.names())
+            self.broadcast_info()
+        else:
+            self.start_when_ready()
         return seat, token
+
+    def leave(self, token: Any) -> int:
+        """A seated person leaves: before the game starts the seat is free again; in a
+        game in play it waits for the creator to hand it to a bot or a new player (with
+        a clock, the clock moves for it meanwhile). Returns the seat."""
+        seat = self.seat_of(token) if isinstance(token, str) else None
+        if seat is None:
+            raise HallError.said("err.notSeated")
+        if self.status not in ("open", "running"):
+            raise HallError.said("err.over")
+        spec = self.seats[seat]
+        spec.token = None
+        if self.status == "open":
+            spec.name = None
+            if self.server_seed is not None:
+                spec.seed = None
+        else:
+            spec.left = True
+        self.hall.save(self, seats=[s.stored() for s in self.seats])
+        for connection in self.connections:
+            if connection.seat == seat:
+                connection.seat = None  # watches on as a spectator
+                self._greet(connection)
+        self.broadcast_info()
+        return seat
+
+    def hand_over(self, host: Any, seat: Any, to: Any, bot: Any) -> None:
+        """The creator hands a person's seat that was left, or has been away for
+        `away_seconds`, to a bot (`to` "bot", with `bot`) or to a new player ("player":
+        the seat is free to claim with the table's link)."""
+        if not isinstance(host, str) or self.host is None:
+            raise HallError.said("err.notHost")
+        if not secrets.compare_digest(self.host, token_digest(host)):
+            raise HallError.said("err.notHost")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise HallError.said("err.seatNumber")
+        if self.status not in ("open", "running"):
+            raise HallError.said("err.over")
+        spec = self.seats[seat]
+        if spec.kind != "human":
+            raise HallError.said("err.seatNotHuman", seat=seat + 1)
+        wait = self.hall.limits.away_seconds
+        away = self.away.get(seat)
+        gone = spec.left or (
+            spec.token is not None and away is not None and time.monotonic() - away >= wait
+        )
+        if spec.token is not None and not gone:
+            raise HallError.said("err.seatHere", seat=seat + 1, seconds=f"{wait:g}")
+        if to == "bot":
+            game = game_name(self.rules)
+            bots = available_bots(game)
+            if not isinstance(bot, str) or bot not in bots:
+                raise HallError.said("err.noBot", game=game, bot=repr(bot), bots=", ".join(bots))
+            self.seats[seat] = SeatSpec("bot", bot=bot, seed=spec.seed if spec.seed else "")
+        elif to == "player":
+            self.seats[seat] = SeatSpec("human", seed=spec.seed)
+        else:
+            raise HallError.said("err.handTo")
+        self.away.pop(seat, None)
+        for connection in self.connections:
+            if connection.seat == seat:
+                connection.seat = None
+        self.hall.save(self, seats=[s.stored() for s in self.seats])
+        self.active = time.monotonic()
+        table = self.table
+        if table is None:
+            self.start_when_ready()
+            return
+        table.names = tuple(self.names())
+        if to == "bot":
+            new = load_bot(str(bot), table.spec.name)
+            self.bots[seat] = new
+            agents: list[Bot | None] = [None] * self.players
+            agents[seat] = new
+            listener = tell_agents(table, agents)
+            for entry in table.log:  # what the bot's seat saw before it sat down
+                listener(entry)
+            table.listeners.append(listener)
+        for connection in self.connections:
+            self._greet(connection)
+        self.after_change()
 
     def give_seed(self, token: Any, seed: Any) -> None:
         """A player's own seed for fair dice. Seeds close when the game starts: when every
@@ -509,9 +636,13 @@ class LiveTable:
         table = self.table
         if table is None:
             return
+        self.active = time.monotonic()
         pending = table.pending()
         if pending is None:
             self._finish()
+            return
+        if len(table.log) >= self.hall.limits.game_steps:
+            self.abandon("long")
             return
         prompt = table.prompt()
         assert prompt is not None
@@ -582,11 +713,16 @@ class LiveTable:
 
     def connect(self, connection: Connection) -> None:
         self.connections.add(connection)
+        if connection.seat is not None:
+            self.away.pop(connection.seat, None)
         self._greet(connection)
         self.broadcast_info()
 
     def disconnect(self, connection: Connection) -> None:
         self.connections.discard(connection)
+        seat = connection.seat
+        if seat is not None and not any(c.seat == seat for c in self.connections):
+            self.away[seat] = time.monotonic()
         self.broadcast_info()
 
     def _greet(self, connection: Connection) -> None:
@@ -608,8 +744,34 @@ class LiveTable:
                 connection.send(encode(prompt))
 
     def broadcast_info(self) -> None:
+        """Everyone hears the table's info (who sits, who is online) at the end of this
+        turn: a burst of joins and leaves makes one message per connection, not one per
+        join (`send_info`)."""
+        self.hall.info_due(self)
+
+    def send_info(self) -> None:
+        """The table's info to every connection, built once per seat: spectators share
+        one encoded message."""
+        built: dict[int | None, bytes] = {}
         for connection in self.connections:
-            connection.send(message("table", **self.info(connection.seat)))
+            seat = connection.seat
+            data = built.get(seat)
+            if data is None:
+                data = built[seat] = message("table", **self.info(seat))
+            connection.send(data)
+
+    def abandon(self, reason: str) -> None:
+        """Close the table unfinished (expired, too long, or its game cannot go on):
+        stored as abandoned with the reason, its viewers told, and out of memory."""
+        if self.status in ("finished", "abandoned"):
+            return
+        self._cancel_timers()
+        self.status = "abandoned"
+        self.hall.save(self, status="abandoned", result={"abandoned": reason})
+        data = message("table", **self.info(None), abandoned=reason)
+        for connection in self.connections:
+            connection.send(data)
+        self.hall.tables.pop(self.id, None)
 
     def receive(self, connection: Connection, data: bytes | str) -> None:
         """One message from a connection: a move, a hint request or a rematch request.
@@ -678,7 +840,12 @@ class LiveTable:
                 SeatSpec(s.kind, s.name, s.bot, s.token, "" if s.kind == "bot" else None)
                 for s in self.seats
             ]
-            new = self.hall.open_table(self.rules, self.players, self.limit, seats, self.fair)
+            new = self.hall.open_table(
+                self.rules, self.players, self.limit, seats, self.fair, listed=self.listed
+            )
+            new.host, new.address = self.host, self.address
+            if self.hall.store is not None and self.host is not None:
+                self.hall.store.keep_access(new.id, listed=new.listed, host=self.host)
             self.rematch = new.id
             self.hall.save(self, rematch=new.id)
             new.start_when_ready()
@@ -703,8 +870,10 @@ class Hall:
         dice: Callable[[], DiceSource] = system,
         bot_delay: float = 0.8,
         server_seed: Callable[[], bytes] = new_server_seed,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits if limits is not None else Limits()
         self.dice = dice
         self.server_seed = server_seed
         """Makes the secret of each table with fair dice (tests pass a known one)."""
@@ -718,9 +887,11 @@ class Hall:
         """Connections with messages this turn: framed after the commit (`end_turn`)."""
         self.committed: list[tuple[Connection, bytes]] = []
         """Frames whose steps are stored, written at the start of the next turn."""
-        self.inbox: deque[tuple[LiveTable, Connection, bytes]] = deque()
-        """Messages straight from the sockets (`inbound`), handled in the next turn."""
         self._turn_end: asyncio.Handle | None = None
+        self._info_due: dict[str, LiveTable] = {}
+        """Tables whose info changed this turn: sent once each at its end (`info_due`)."""
+        self._unloaded: dict[str, StoredTable] = {}
+        """Stored open and running tables not loaded yet after a restart (`resume_lazily`)."""
 
     # --- persistence ---------------------------------------------------------------------
 
@@ -740,6 +911,11 @@ class Hall:
         self.unwritten.append({"table_id": table_id, "n": n, "actor": actor, "text": text})
         self._end_turn_soon()
 
+    def info_due(self, live: LiveTable) -> None:
+        """`live`'s info changed: send it at the end of this turn (`LiveTable.send_info`)."""
+        self._info_due[live.id] = live
+        self._end_turn_soon()
+
     def outgoing(self, connection: Connection) -> None:
         """`connection` has messages this turn: frame them at its end (`end_turn`)."""
         self.outgoing_now.append(connection)
@@ -754,17 +930,10 @@ class Hall:
                 return
             self._turn_end = loop.call_soon(self.end_turn)
 
-    def inbound(self, live: LiveTable, connection: Connection, data: bytes) -> None:
-        """A message as its socket received it (`server.sockets.DirectSocket`): handled
-        in the next turn, in the order the messages came."""
-        if not connection.dropped:
-            self.inbox.append((live, connection, data))
-            self._end_turn_soon()
-
     def end_turn(self) -> None:
         """One turn of the hall, run once per turn of the event loop that has work:
-        first write the frames the previous turn stored, then handle the messages that
-        came, then commit the steps they made and frame each connection's messages.
+        first write the frames the previous turn stored, then commit the steps this turn
+        made and frame each connection's messages.
 
         The frames of a turn go out at the start of the next turn, right after the event
         loop polled its sockets, not at the end of this one: under load a turn then
@@ -776,11 +945,9 @@ class Hall:
             self._turn_end.cancel()
             self._turn_end = None
         self._write_committed()
-        inbox = self.inbox
-        while inbox:
-            live, connection, data = inbox.popleft()
-            if not connection.dropped:  # dropped earlier in this turn, or its table closed
-                self.guard(live, functools.partial(live.receive, connection, data))
+        due, self._info_due = self._info_due, {}
+        for live in due.values():
+            live.send_info()
         self.commit()
         connections, self.outgoing_now = self.outgoing_now, []
         committed = self.committed
@@ -835,15 +1002,58 @@ class Hall:
             self.tables.pop(live.id, None)
 
     def resume(self) -> int:
-        """Load every open and running table from the store; running ones replay their
-        record and play on. Returns how many running tables resumed."""
-        if self.store is None:
-            return 0
+        """Load every open and running table from the store now; running ones replay
+        their record and play on. Returns how many running tables resumed."""
         resumed = 0
-        for stored in self.store.tables(("open", "running"), limit=100_000):
+        for stored in self._to_resume():
             if self._load(stored) and stored.status == "running":
                 resumed += 1
         return resumed
+
+    def resume_lazily(self) -> int:
+        """After a restart: serve at once, and load the stored open and running tables a
+        few at a time (`limits.resume_batch` per turn of the event loop); one asked for
+        before its turn (its link opened) is loaded right then. Returns how many wait."""
+        for stored in self._to_resume():
+            self._unloaded[stored.id] = stored
+        if self._unloaded:
+            asyncio.get_running_loop().call_soon(self._resume_some)
+        return len(self._unloaded)
+
+    def _to_resume(self) -> list[StoredTable]:
+        """The stored tables to play on: the newest `limits.tables` open and running ones;
+        open ones older than `limits.open_seconds` are closed as abandoned instead."""
+        if self.store is None:
+            return []
+        stale = datetime.now(UTC).replace(tzinfo=None) - timedelta(
+            seconds=min(self.limits.open_seconds, 10**7)
+        )
+        self.store.abandon_open_before(stale)
+        return self.store.tables(("open", "running"), limit=min(self.limits.tables, 10**6))
+
+    def _resume_some(self) -> None:
+        for _ in range(self.limits.resume_batch):
+            if not self._unloaded:
+                return
+            _, stored = self._unloaded.popitem()
+            self._load(stored)
+        if self._unloaded:
+            asyncio.get_running_loop().call_later(0.001, self._resume_some)
+
+    def sweep(self) -> int:
+        """Close as abandoned the open tables unfilled for `limits.open_seconds` and the
+        running ones without a step for `limits.idle_seconds`. Returns how many."""
+        now = time.monotonic()
+        limits = self.limits
+        stale = [
+            live
+            for live in self.tables.values()
+            if (live.status == "open" and now - live.active >= limits.open_seconds)
+            or (live.status == "running" and now - live.active >= limits.idle_seconds)
+        ]
+        for live in stale:
+            self.guard(live, functools.partial(live.abandon, "expired"))
+        return len(stale)
 
     def _load(self, stored: StoredTable) -> LiveTable | None:
         """A stored table back in memory: a running one replays its record and plays on,
@@ -867,6 +1077,9 @@ class Hall:
                 live.start(self.store.steps(stored.id))
             elif stored.status == "finished":
                 live.table = live.rebuilt(self.store.steps(stored.id))
+            access = self.store.access(stored.id)
+            # a table from before tables were private was listed, and had no creator
+            live.listed, live.host = access if access is not None else (True, None)
         except Exception:
             log.exception("table %s cannot be loaded", stored.id)
             return None
@@ -878,6 +1091,8 @@ class Hall:
     def find(self, table_id: str) -> LiveTable | None:
         """A table in memory, or a finished one loaded from the store (old links work)."""
         live = self.tables.get(table_id)
+        if live is None and table_id in self._unloaded:
+            return self._load(self._unloaded.pop(table_id))
         if live is None and self.store is not None and len(table_id) <= 32:
             stored = self.store.get(table_id)
             if stored is not None and stored.status == "finished":
@@ -893,9 +1108,10 @@ class Hall:
         limit: float | None,
         seats: list[SeatSpec],
         fair: bool = False,
+        listed: bool = False,
     ) -> LiveTable:
-        table_id = secrets.token_urlsafe(8)
-        live = LiveTable(self, table_id, rules, players, limit, seats)
+        table_id = secrets.token_urlsafe(12)  # 96 bits: the link is the invitation
+        live = LiveTable(self, table_id, rules, players, limit, seats, listed=listed)
         if fair:
             live.server_seed = self.server_seed()
         if self.store is not None:
@@ -914,11 +1130,31 @@ class Hall:
         self.tables[table_id] = live
         return live
 
-    def create(self, request: Any) -> dict[str, Any]:
+    def active_tables(self) -> list[LiveTable]:
+        return [t for t in self.tables.values() if t.status in ("open", "running")]
+
+    def _check_room(self, address: str, bots_only: bool) -> None:
+        """Refuse a new table over the limits: in all, per address, of bots only."""
+        limits = self.limits
+        active = self.active_tables()
+        if len(active) + len(self._unloaded) >= limits.tables:
+            raise HallError.said("err.tooManyTables", count=limits.tables)
+        if address and sum(t.address == address for t in active) >= limits.tables_per_address:
+            raise HallError.said("err.tooManyYours", count=limits.tables_per_address)
+        if bots_only:
+            if limits.bot_tables <= 0:
+                raise HallError.said("err.botTables")
+            running = sum(all(s.kind == "bot" for s in t.seats) for t in active)
+            if running >= limits.bot_tables:
+                raise HallError.said("err.tooManyBotTables", count=limits.bot_tables)
+
+    def create(self, request: Any, address: str = "") -> dict[str, Any]:
         """A new table from the lobby's form: {"rules", "seats": [{"kind", "bot"}...],
-        "limit", "name", "dice"}. The person creating it takes the first person's seat.
-        With "dice": "fair" the table commits to its secret now and starts when every
-        person has also given a seed (`give_seed`); the default is the OS's generator."""
+        "limit", "name", "dice", "listed"}. The person creating it takes the first
+        person's seat. With "dice": "fair" the table commits to its secret now and starts
+        when every person has also given a seed (`give_seed`); the default is the OS's
+        generator. The table is private (reached by its link) unless "listed" is true.
+        The answer's "host" token lets its creator hand seats over (`hand_over`)."""
         if not isinstance(request, dict):
             raise HallError.said("err.tableObject")
         try:
@@ -965,10 +1201,18 @@ class Hall:
         dice = request.get("dice", "system")
         if dice not in ("system", "fair"):
             raise HallError.said("err.dice")
+        listed = request.get("listed", False)
+        if not isinstance(listed, bool):
+            raise HallError.said("err.listed")
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         name = clean_name(request.get("name")) if humans else None
-        live = self.open_table(rules, len(seats), limit, seats, fair=dice == "fair")
-        answer: dict[str, Any] = {"id": live.id, "seat": None, "token": None}
+        self._check_room(address, not humans)
+        live = self.open_table(rules, len(seats), limit, seats, fair=dice == "fair", listed=listed)
+        host = secrets.token_urlsafe(24)
+        live.host, live.address = token_digest(host), address
+        if self.store is not None:
+            self.store.keep_access(live.id, listed=listed, host=live.host)
+        answer: dict[str, Any] = {"id": live.id, "seat": None, "token": None, "host": host}
         if name is not None:
             seat, token = live.claim(name, humans[0])
             answer.update(seat=seat, token=token)
@@ -990,12 +1234,18 @@ class Hall:
             if old is not None and not old.connections:
                 del self.tables[old.id]
 
-    def listing(self) -> dict[str, Any]:
-        """Open and running tables, and the latest finished games, for the lobby."""
-        live = [t.info() for t in self.tables.values() if t.status in ("open", "running")]
+    def listing(self, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        """The listed open and running tables (a page of them: `limit` from `offset`,
+        newest first; their count is "total"), and the latest listed finished games,
+        for the lobby. A table is listed only when its creator chose so."""
+        listed = [t for t in self.active_tables() if t.listed]
+        listed.reverse()  # newest first
+        offset = max(0, offset)
+        limit = max(1, min(limit, 50))
+        live = [t.info() for t in listed[offset : offset + limit]]
         done: list[dict[str, Any]] = []
         if self.store is not None:
-            for stored in self.store.tables(("finished",), limit=20):
+            for stored in self.store.tables(("finished",), limit=20, listed_only=True):
                 done.append(
                     {
                         "id": stored.id,
@@ -1005,7 +1255,13 @@ class Hall:
                         "winners": (stored.result or {}).get("winners", []),
                     }
                 )
-        return {"tables": live, "finished": done}
+        return {
+            "tables": live,
+            "total": len(listed),
+            "offset": offset,
+            "limit": limit,
+            "finished": done,
+        }
 
     def replay(self, table_id: str) -> dict[str, Any]:
         """A finished game step by step, everything revealed: for the replay page."""
@@ -1026,13 +1282,14 @@ class Hall:
         """Every decision of every player of a finished game rated as `bluffdice review`
         rates it (`bluffdice.review.review_game`, from each player's own seat), with the
         models that rated them: for the replay page, beside each move."""
-        cached = self._reviews.get(table_id)
+        cached = self.cached_review(table_id)
         if cached is not None:
             return cached
         from bluffdice.review import review_game
         from bluffdice.review.words import Phrase, game
 
         table = self._finished_table(table_id)
+        self.check_review(table)
         ratings: list[dict[str, Any]] = []
         models: dict[str, str] = {}
         models_said: dict[str, Any] = {}
@@ -1065,6 +1322,17 @@ class Hall:
         while len(self._reviews) > KEEP_FINISHED:
             self._reviews.pop(next(iter(self._reviews)))
         return answer
+
+    def cached_review(self, table_id: str) -> dict[str, Any] | None:
+        """A review already worked out (kept for the last KEEP_FINISHED reviewed games)."""
+        return self._reviews.get(table_id)
+
+    def check_review(self, table: Table) -> None:
+        """Refuse to review a game longer than `limits.review_steps`."""
+        if len(table.log) > self.limits.review_steps:
+            raise HallError.said(
+                "err.reviewLong", steps=len(table.log), most=self.limits.review_steps
+            )
 
     def _finished_table(self, table_id: str) -> Table:
         """A finished game at a table: the one in memory, or rebuilt from the store."""

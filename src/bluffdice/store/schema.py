@@ -18,6 +18,8 @@ Versions:
    of bots only, so `bluffdice review last` finds the person's last game.
 5. `web_fair`: the secret server seed and commitment of each browser table played with
    provably fair dice (`bluffdice serve`, docs/fairness.md).
+6. `web_access`: whether the lobby lists a browser table and the digest of its creator's
+   token (tables are private by default); older tables have no row and stay listed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -49,7 +52,7 @@ from bluffdice.store import tables as _web_tables  # noqa: F401  (its rows join 
 from bluffdice.store.errors import StoreError
 from bluffdice.store.models import Base, SchemaRow
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 V1_DEFAULTS = {
     "mia": (
@@ -213,10 +216,30 @@ def _v4_to_v5(connection: Connection) -> None:
     meta.tables["web_fair"].create(connection)
 
 
+def _v5_to_v6(connection: Connection) -> None:
+    """Who may do what at a browser table, as version 6 defined it."""
+    meta = MetaData()
+    Table("web_tables", meta, Column("id", String(32), primary_key=True))
+    Table(
+        "web_access",
+        meta,
+        Column(
+            "table_id",
+            String(32),
+            ForeignKey("web_tables.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        Column("listed", Boolean, nullable=False),
+        Column("host", String(64), nullable=True),
+    )
+    meta.tables["web_access"].create(connection)
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
     3: _v3_to_v4,
     4: _v4_to_v5,
+    5: _v5_to_v6,
 }
 """STEPS[n] turns a version-n store into a version n+1 store."""

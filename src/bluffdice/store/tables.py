@@ -4,9 +4,10 @@ Each accepted step is its own row, written before anyone is told about it, so a 
 killed at any moment restarts with every table exactly where its players last saw it.
 Seat tokens are kept only as SHA-256 digests: the database alone cannot act for a seat.
 The rows share the store's metadata (`bluffdice.store.models.Base`) and its versions
-(`bluffdice.store.schema`, versions 3 and 5): a `Store` creates or upgrades them with the
-rest. A table with provably fair dice keeps its secret server seed in `web_fair`, which no
-page reads before the game is over.
+(`bluffdice.store.schema`, versions 3, 5 and 6): a `Store` creates or upgrades them with
+the rest. A table with provably fair dice keeps its secret server seed in `web_fair`, which
+no page reads before the game is over. `web_access` keeps who may do what at a table:
+whether the lobby lists it and the digest of its creator's token.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Final
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Engine,
     Float,
@@ -82,6 +84,18 @@ class WebFairRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))
 
 
+class WebAccessRow(Base):
+    __tablename__ = "web_access"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    listed: Mapped[bool] = mapped_column(Boolean)
+    """Shown in the lobby; otherwise reached by its link only."""
+    host: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 hex digest of the creator's token (it hands seats over)."""
+
+
 @dataclass(frozen=True)
 class StoredTable:
     id: str
@@ -123,7 +137,12 @@ class TableStore:
         self._checkpoints: _Checkpoints | None = None
         Base.metadata.create_all(
             engine,
-            tables=[WebTableRow.__table__, WebStepRow.__table__, WebFairRow.__table__],  # type: ignore[list-item]
+            tables=[
+                WebTableRow.__table__,  # type: ignore[list-item]
+                WebStepRow.__table__,  # type: ignore[list-item]
+                WebFairRow.__table__,  # type: ignore[list-item]
+                WebAccessRow.__table__,  # type: ignore[list-item]
+            ],
         )
 
     def checkpoint_in_background(self, every: float = 0.5) -> bool:
@@ -239,6 +258,31 @@ class TableStore:
             row = session.get(WebFairRow, table_id)
             return None if row is None else (row.server_seed, row.commitment)
 
+    def keep_access(self, table_id: str, *, listed: bool, host: str | None) -> None:
+        """Whether the lobby lists a table, and its creator's token digest."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(WebAccessRow), {"table_id": table_id, "listed": listed, "host": host}
+            )
+
+    def access(self, table_id: str) -> tuple[bool, str | None] | None:
+        """(listed, creator's token digest) of a table; None for a table from before
+        tables were private (schema 5 and older), which is listed and has no creator."""
+        with Session(self.engine) as session:
+            row = session.get(WebAccessRow, table_id)
+            return None if row is None else (row.listed, row.host)
+
+    def abandon_open_before(self, before: datetime) -> int:
+        """Close as abandoned every open table created before `before` (naive UTC);
+        returns how many."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                update(WebTableRow)
+                .where(WebTableRow.status == "open", WebTableRow.created < before)
+                .values(status="abandoned", result={"abandoned": "expired"})
+            )
+            return int(done.rowcount or 0)
+
     def get(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(WebTableRow, table_id)
@@ -252,19 +296,28 @@ class TableStore:
             return [StoredStep(row.actor, row.text) for row in rows]
 
     def tables(
-        self, statuses: tuple[str, ...] | None = None, limit: int = 200
+        self,
+        statuses: tuple[str, ...] | None = None,
+        limit: int = 200,
+        listed_only: bool = False,
     ) -> list[StoredTable]:
-        """The newest tables first (of some statuses only, with `statuses`)."""
+        """The newest tables first (of some statuses only, with `statuses`; with
+        `listed_only`, those the lobby lists, and those from before tables were private)."""
         with Session(self.engine) as session:
             query = select(WebTableRow).order_by(WebTableRow.created.desc()).limit(limit)
             if statuses is not None:
                 query = query.where(WebTableRow.status.in_(statuses))
+            if listed_only:
+                query = query.outerjoin(
+                    WebAccessRow, WebAccessRow.table_id == WebTableRow.id
+                ).where((WebAccessRow.listed.is_(True)) | (WebAccessRow.table_id.is_(None)))
             return [_stored(row) for row in session.scalars(query)]
 
     def remove(self, table_id: str) -> None:
         with self.engine.begin() as connection:
             connection.execute(delete(WebStepRow).where(WebStepRow.table_id == table_id))
             connection.execute(delete(WebFairRow).where(WebFairRow.table_id == table_id))
+            connection.execute(delete(WebAccessRow).where(WebAccessRow.table_id == table_id))
             connection.execute(delete(WebTableRow).where(WebTableRow.id == table_id))
 
 
