@@ -110,7 +110,7 @@ class Player:
         viewport: dict[str, int] = DESKTOP,
         locale: str | None = None,
     ) -> None:
-        self.context = browser.new_context(viewport=viewport, locale=locale)
+        self.context = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
         self.page = self.context.new_page()
         self.name = name
         self.messages: list[dict[str, Any]] = []
@@ -426,3 +426,22 @@ def test_a_fair_game_shows_its_commitment_and_verifies_at_the_end(
     assert_no_foreign_dice(eve)
     assert not eve.errors, eve.errors
     eve.context.close()
+
+
+def test_the_pages_work_under_their_content_security_policy(server: str, browser: Any) -> None:
+    """The other tests let Playwright evaluate its own scripts (bypass_csp); this one
+    keeps the policy on and checks that the lobby and its scripts run under it."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    response = page.goto(server + "/")
+    assert response is not None
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    page.locator("form").first.wait_for(timeout=10_000)
+    page.wait_for_timeout(500)
+    context.close()
+    assert not violations
