@@ -116,9 +116,9 @@ def test_typed_marker_license_and_metadata() -> None:
     assert not any(c.startswith("License ::") for c in project["classifiers"])  # PEP 639
     metadata = importlib.metadata.metadata("bluffdice")
     assert metadata["License-Expression"] == "MIT"
-    urls = dict(u.split(", ", 1) for u in metadata.get_all("Project-URL") or [])
-    assert sorted(urls) == ["Documentation", "Homepage", "Issues", "Source"]
-    assert all(u.startswith("https://") for u in urls.values())
+    # No public address yet: no invented project URLs (the docs ship; `bluffdice docs`).
+    assert "urls" not in project
+    assert not metadata.get_all("Project-URL")
 
 
 def test_shell_completion_is_offered() -> None:
