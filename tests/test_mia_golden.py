@@ -1,4 +1,4 @@
-"""The worked example of seed 000 (RULES.md section 1), replayed move by move.
+"""The worked example of docs/rules/mia.md, replayed move by move.
 
 A rolls and announces 52; B rolls 43 and announces 65; C, D and A pass with 65; B
 challenges A; the dice show 43 < 65, so A loses a life and B starts the next round.

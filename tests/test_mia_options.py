@@ -1,4 +1,4 @@
-"""Every rule option of RULES.md section 1 changes play exactly as documented."""
+"""Every rule option of docs/rules/mia.md changes play exactly as documented."""
 
 from __future__ import annotations
 

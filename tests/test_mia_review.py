@@ -1,4 +1,4 @@
-"""Findings of a review of the Mia engine against RULES.md section 1.
+"""Findings of a review of the Mia engine against docs/rules/mia.md.
 
 Each test pins one rule or one refusal that the other Mia tests left open; the first few
 failed before the fix that came with them.

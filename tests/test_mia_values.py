@@ -1,4 +1,4 @@
-"""Values and rankings: RULES.md section 1, 'Dice and values' and the ranking options."""
+"""Values and rankings: docs/rules/mia.md, 'Dice and values' and the ranking options."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def test_own_dice_count_for_sure_wild_ones_included() -> None:
 
 @pytest.mark.parametrize("wild", [1, None])
 def test_expected_count_rounded_down_holds_at_least_half_the_time(wild: int | None) -> None:
-    # RULES.md: "the expected count rounded down has over 50 % chance to hold".
+    # docs/rules/liars-dice.md: "the expected count rounded down has over 50 % chance to hold".
     for dice in range(1, 41):
         for face in (1, 4):
             odds = binomial.face_odds(dice, face, wild=wild)

@@ -1,4 +1,4 @@
-"""Mia odds: RULES.md's table of seed claims, and every table against brute force."""
+"""Mia odds: the rules page's table of claims, and every table against brute force."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f} %"
 
 
-# --- the seeds' figures (RULES.md, "Figures the odds tables must reproduce") -------------
+# --- the seeds' figures (docs/rules/mia.md, "Figures") -------------
 
 
 def test_a_fresh_roll_beats_55_three_times_in_36() -> None:

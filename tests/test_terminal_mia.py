@@ -130,7 +130,7 @@ def test_hints_name_the_moves_and_the_odds_of_believing() -> None:
 
 
 def test_the_chance_to_beat_an_announcement_is_exact() -> None:
-    # RULES.md: 54 is the median roll; a fresh roll beats 55 3 times in 36.
+    # docs/rules/mia.md: 54 is the median roll; a fresh roll beats 55 3 times in 36.
     assert presenter().beat_chance(54) == Fraction(1, 2)
     assert presenter().beat_chance(55) == Fraction(3, 36)
     assert presenter("mia(relaxed_raise=on)").beat_chance(55) == Fraction(4, 36)

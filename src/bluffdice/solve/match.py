@@ -81,7 +81,7 @@ class MatchSpec:
 
 def match_rules(rules: Any) -> Any:
     """`rules` with a pass limit where the pass is on and unlimited (the match needs
-    one: see RULES.md); RuleError for rules whose match the solver does not take."""
+    one: see docs/rules/mia.md); RuleError for rules whose match the solver does not take."""
     if rules.mode != "lives":
         raise RuleError(
             f"a match is solved in lives mode only, not mode={rules.mode} (rounds there are "

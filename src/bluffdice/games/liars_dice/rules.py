@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 RAISE_RULES: dict[str, str] = {
     "reset-face": "a higher quantity of any face, or the same quantity of a higher face "
-    "(RULES.md rule 1; OpenSpiel's reset-face)",
+    "(rule 1; OpenSpiel's reset-face)",
     "reset-quantity": "a higher quantity of the same face, or any quantity of a higher face "
     "(rule 2; OpenSpiel's reset-quantity)",
     "strict": "a higher quantity of the same face, or the same quantity of a higher face, "
@@ -27,7 +27,7 @@ RAISE_RULES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class LiarsDiceRules(RulesValue):
-    """One single-hand rule set. The defaults are the game of seed 003 (RULES.md 2)."""
+    """One single-hand rule set. The defaults are the game of docs/rules/liars-dice.md."""
 
     game_name: ClassVar[str] = "liars-dice"
 

@@ -1,4 +1,4 @@
-"""Mia rule sets: every variant of RULES.md section 1 is one field of `MiaRules`."""
+"""Mia rule sets: every variant of docs/rules/mia.md is one field of `MiaRules`."""
 
 from __future__ import annotations
 
