@@ -72,6 +72,8 @@ def test_no_tracked_file_names_a_file_that_is_not_in_the_repository() -> None:
     for path in files:
         if path.suffix not in TEXT_SUFFIXES and path.name not in ("run",):
             continue
+        if path == Path(__file__).resolve():  # its own examples of missing names
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
