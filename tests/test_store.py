@@ -66,3 +66,17 @@ def test_missing_games_and_databases_are_clear_errors(tmp_path: Path) -> None:
         store.game(1)
     with pytest.raises(StoreError, match="cannot"):
         Store(str(tmp_path / "no" / "such" / "folder.db"))
+
+
+def test_a_new_store_file_is_private_and_memory_is_no_file(tmp_path, monkeypatch) -> None:
+    """The store holds every die: a new SQLite file is 0600; `:memory:` makes no file."""
+    import stat
+
+    from bluffdice.store import Store
+
+    target = tmp_path / "games.db"
+    Store(str(target)).close()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    monkeypatch.chdir(tmp_path)
+    Store(":memory:").close()
+    assert not (tmp_path / ":memory:").exists()

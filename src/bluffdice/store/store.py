@@ -101,7 +101,7 @@ class Store:
         path = sqlite_path(target)
         if path is not None and not create and not path.is_file():
             raise StoreError(f"no database at {path} (run a tournament first, or give --db)")
-        if path is not None and create:
+        if path is not None and create and str(path) != ":memory:":
             _private_file(path, is_default_location(str(path)))
         try:
             self.engine: Engine = create_engine(self.url)
