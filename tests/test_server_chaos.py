@@ -55,6 +55,8 @@ def start(db: Path, port: int) -> subprocess.Popen[bytes]:
             str(db),
             "--bot-delay",
             "0.1",
+            "--bot-tables",
+            "100",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

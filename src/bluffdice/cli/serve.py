@@ -55,6 +55,15 @@ def serve(
         float,
         typer.Option(help="Seconds a bot waits before it moves, so people can follow.", min=0),
     ] = 0.8,
+    bot_tables: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=10_000,
+            help="Tables of bots only (no person seated) that may run at once; 0, the "
+            "default, refuses them, since on the internet they only cost CPU.",
+        ),
+    ] = 0,
     origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -86,6 +95,7 @@ def serve(
     import uvicorn
 
     from bluffdice.server import Hall, create_app
+    from bluffdice.server.limits import Limits
     from bluffdice.store.tables import TableStore
 
     store = open_store(db)
@@ -96,7 +106,10 @@ def serve(
         else None
     )
     application = create_app(
-        tables, Hall(tables, bot_delay=bot_delay), origins=origin or (), scoreboard=board
+        tables,
+        Hall(tables, bot_delay=bot_delay, limits=Limits(bot_tables=bot_tables)),
+        origins=origin or (),
+        scoreboard=board,
     )
     shown = host
     if host in ("0.0.0.0", "::"):
