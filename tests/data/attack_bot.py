@@ -243,24 +243,23 @@ def stderr() -> str:
     return "wrote1024"
 
 
-def killparent() -> str:
+def signal_host(sig: int, done: str) -> str:
+    """Send `sig` to every process it can see that runs bluffdice (the tournament)."""
     hit = 0
     for pid in others():
         with contextlib.suppress(OSError):
             if b"bluffdice" in open(f"/proc/{pid}/cmdline", "rb").read():
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, sig)
                 hit += 1
-    return f"killed{hit}" if hit else "blocked"
+    return f"{done}{hit}" if hit else "blocked"
+
+
+def killparent() -> str:
+    return signal_host(signal.SIGKILL, "killed")
 
 
 def stopparent() -> str:
-    hit = 0
-    for pid in others():
-        with contextlib.suppress(OSError):
-            if b"bluffdice" in open(f"/proc/{pid}/cmdline", "rb").read():
-                os.kill(pid, signal.SIGSTOP)
-                hit += 1
-    return f"stopped{hit}" if hit else "blocked"
+    return signal_host(signal.SIGSTOP, "stopped")
 
 
 def sibling() -> str:
