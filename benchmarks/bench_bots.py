@@ -37,9 +37,11 @@ from bluffdice.bots.base import load_bot
 from bluffdice.protocol import pool
 from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
-from bluffdice.protocol.players import LocalPlayer, Player, ProcessPlayer, play
+from bluffdice.protocol.seats import ProgramSeat
 from bluffdice.table import Table as GameTable
 from bluffdice.table import seeded
+from bluffdice.table.host import Host, Policy, Seat
+from bluffdice.table.seats import BotSeat
 from bluffdice.tournament.seating import derive_seed, game_seed
 
 SETUPS = (
@@ -81,19 +83,20 @@ def run(
         seed = game_seed(7, index)
         seeds = [derive_seed(seed, "seat", s) for s in range(len(bots))]
         programs: list[ProcessBot] = []
-        players: list[Player] = []
+        players: list[Seat | None] = []
         for seat, name in enumerate(bots):
             if external:  # the warm programs, the same processes in every game
                 program = pool.acquire(host(name), limits)
                 programs.append(program)
-                players.append(ProcessPlayer(program))
+                players.append(ProgramSeat(program, seeds[seat]))
             else:
                 bot = load_bot(name, rules.split("(")[0], random.Random(seeds[seat]))
-                players.append(LocalPlayer(bot))
+                players.append(BotSeat(bot, Policy.FORFEIT, guard=True))
         limit = limits.move_time if external else None
         table = GameTable(rules, len(bots), dice=seeded(derive_seed(seed, "dice")), limits=limit)
-        faults = play(table, players, seeds)
-        assert not faults, faults
+        played = Host(table, players)
+        played.run()
+        assert not played.faults, played.faults
         for program in programs:
             pool.release(program)
         moves += sum(1 for entry in table.log if entry.actor >= 0)

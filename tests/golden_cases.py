@@ -90,7 +90,8 @@ TOURNAMENTS: dict[str, list[str]] = {
         "--workers",
         "1",
         "--bots",
-        f"odds,honest,cmd:python3 {BOTS}/faulty.py crash 3,cmd:python3 {EXAMPLES}/bot.py,{DOCS_EXAMPLES}/cautious_bot.py",
+        f"odds,honest,cmd:python3 {BOTS}/faulty.py crash 3,"
+        f"cmd:python3 {EXAMPLES}/bot.py,{DOCS_EXAMPLES}/cautious_bot.py",
     ],
     "tournament-common-hand": [
         "tournament",

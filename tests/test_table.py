@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from pathlib import Path
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from bluffdice.bots import Bot, load_bot, register_bot
 from bluffdice.games import games, parse_rules
 from bluffdice.games.base import GameOver, Step
-from bluffdice.games.mia import Announce, Challenge, MiaState
+from bluffdice.games.mia import Announce, MiaState
 from bluffdice.table import (
     TABLE,
     Accepted,
@@ -25,12 +24,10 @@ from bluffdice.table import (
     Refused,
     Table,
     TimedOut,
-    Update,
     WireError,
     decode,
     decode_move,
     encode,
-    run,
     run_sync,
     schema,
     seeded,
@@ -150,57 +147,6 @@ def test_default_moves_are_legal_and_modest_in_every_game() -> None:
     state: Any = Table("classic", 2, dice=seeded(3)).state
     state = state.apply(state.legal_actions()[0]).state  # roll
     assert state.current_player == -1
-
-
-class SlowSeat:
-    """A remote player who never answers in time."""
-
-    def __init__(self) -> None:
-        self.told: list[Any] = []
-
-    def tell(self, message: Any) -> None:
-        self.told.append(message)
-
-    async def turn(self, prompt: Prompt) -> Move:
-        await asyncio.sleep(1.0)
-        raise AssertionError("the table should have moved on")  # pragma: no cover
-
-
-class BotSeat:
-    """An in-process bot behind the async seat interface, with a bad first try."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.told: list[Any] = []
-        self.tried_stale = False
-
-    def tell(self, message: Any) -> None:
-        self.told.append(message)
-        if isinstance(message, Update):
-            self.bot.observe(list(message.events))
-
-    async def turn(self, prompt: Prompt) -> Move:
-        if not self.tried_stale:
-            self.tried_stale = True
-            return Move(state_id=prompt.state_id - 1, action=Challenge())
-        return Move(state_id=prompt.state_id, action=self.bot.act(prompt.view))
-
-
-def test_a_seat_with_a_50_ms_limit_gets_the_default_move() -> None:
-    slow = SlowSeat()
-    bots = [BotSeat(load_bot("odds", "mia", random.Random(i))) for i in range(2)]
-    table = Table("mia(lives=1)", 3, dice=seeded(4), limits=[0.05, None, None])
-    outcome = asyncio.run(asyncio.wait_for(run(table, [slow, *bots]), timeout=30))
-    assert outcome is not None
-    timed = [e for e in table.log if e.actor == TABLE]
-    assert timed and all(e.events[0].player == 0 for e in timed)  # type: ignore[attr-defined]
-    assert not [e for e in table.log if e.actor == 0]
-    # The stale first try was refused back to its seat, and the game went on.
-    assert any(isinstance(m, Refused) and m.code == "stale" for m in bots[0].told)
-    # Everyone heard of the timeouts: they are public.
-    assert any(
-        isinstance(e, TimedOut) for m in bots[1].told if isinstance(m, Update) for e in m.events
-    )
 
 
 def test_seeded_games_are_the_same_as_before_the_table() -> None:

@@ -12,8 +12,10 @@ import sys
 
 from bluffdice.bots import load_bot
 from bluffdice.protocol.bot import ProcessBot
-from bluffdice.protocol.players import LocalPlayer, ProcessPlayer, play
+from bluffdice.protocol.seats import ProgramSeat
 from bluffdice.table import Table, seeded
+from bluffdice.table.host import Host, Policy
+from bluffdice.table.seats import BotSeat
 
 RULES = "liars-dice(dice=2)"
 SEED = 4
@@ -23,10 +25,11 @@ bot = ProcessBot([sys.executable, "examples/bot.py"])
 bot.process.transcript = transcript
 transcript.append(("bot", b"(hello, read before the first game)"))
 table = Table(RULES, 2, dice=seeded(SEED), limits=[5.0, None], names=["example-py", "odds"])
-odds = LocalPlayer(load_bot("odds", "liars-dice", random.Random(SEED)))
-faults = play(table, [ProcessPlayer(bot), odds], [SEED, SEED + 1])
+odds = BotSeat(load_bot("odds", "liars-dice", random.Random(SEED)), Policy.FORFEIT, guard=True)
+host = Host(table, [ProgramSeat(bot, SEED), odds])
+host.run()
 bot.close()
-assert not faults, faults
+assert not host.faults, host.faults
 outcome = table.outcome()
 assert outcome is not None
 players = "example-py (seat 0) against odds (seat 1)"

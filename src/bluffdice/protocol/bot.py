@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.messages import decode_hello, start_message
 from bluffdice.protocol.process import BotFault, BotProcess
-from bluffdice.table import Move, Prompt, Refused, Table, Update, WireError, decode_move, encode
+from bluffdice.table import Move, Prompt, Refused, Update, Welcome, WireError, decode_move, encode
 
 
 class ProcessBot:
@@ -39,9 +39,9 @@ class ProcessBot:
     def command(self) -> tuple[str, ...]:
         return self.process.command
 
-    def start(self, table: Table, seat: int, seed: int) -> None:
+    def start(self, welcome: Welcome, seed: int) -> None:
         """A new game: the seat's welcome, with a seed for the bot's random choices."""
-        self._send(start_message(seed, table.welcome(seat)), now=False)
+        self._send(start_message(seed, welcome), now=False)
 
     def tell(self, message: Update | Refused) -> None:
         """Queue a message; it leaves with the next prompt. A bot is woken once per

@@ -105,7 +105,7 @@ def _run(bot: ProcessBot, situation: Situation, limits: Limits, seed: int) -> st
     seat = pending.seat
     table.limits = tuple(limits.move_time if s == seat else None for s in range(table.players))
     table.deadline = table.clock() + limits.move_time
-    bot.start(table, seat, seed)
+    bot.start(table.welcome(seat), seed)
 
     def tell(entry: Entry) -> None:
         update = table.update_for(entry, seat)

@@ -17,15 +17,14 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, Literal
+from typing import Final
 
 from bluffdice.errors import BluffdiceError
 from bluffdice.protocol.limits import Limits, child_setup, die_with_parent
 from bluffdice.sandbox import require
 from bluffdice.sandbox.bubblewrap import CLEAN_ENV, argv, as_root, new_uid
 from bluffdice.sandbox.cgroups import Group
-
-FaultKind = Literal["timeout", "crash", "exit", "garbage", "illegal", "error"]
+from bluffdice.table.host import SeatFault
 
 MAX_LINE: Final = 1 << 20
 """Longest line a bot may write (bytes); a longer one is garbage."""
@@ -36,12 +35,8 @@ STDERR_KEPT: Final = 8192
 """Bytes of the bot's standard error kept (the last ones) for messages."""
 
 
-class BotFault(Exception):
-    """A bot broke the protocol or its limits; `kind` says how."""
-
-    def __init__(self, kind: FaultKind, message: str) -> None:
-        super().__init__(message)
-        self.kind: FaultKind = kind
+class BotFault(SeatFault):
+    """A bot program broke the protocol or its limits; `kind` says how."""
 
 
 class BotProcess:

@@ -7,7 +7,7 @@ recipient may see through the table's one projection, `Table.update_for`.
 
 from bluffdice.table.dice import DiceSource, RandomDice, sample, seeded, system
 from bluffdice.table.entry import Entry
-from bluffdice.table.runners import Agent, AgentError, Seat, run, run_sync, tell_agents
+from bluffdice.table.runners import Agent, AgentError, run_sync, tell_agents
 from bluffdice.table.table import TABLE, Accepted, Pending, Table
 from bluffdice.table.wire import (
     VERSION,
@@ -37,7 +37,6 @@ __all__ = [
     "Prompt",
     "RandomDice",
     "Refused",
-    "Seat",
     "Table",
     "TimedOut",
     "Update",
@@ -46,7 +45,6 @@ __all__ = [
     "decode",
     "decode_move",
     "encode",
-    "run",
     "run_sync",
     "sample",
     "schema",

@@ -8,8 +8,8 @@ source right after the move that calls for them. What each recipient may know le
 the table through one function, `update_for`, which every outbound path uses: live
 updates, reconnects (`welcome`), spectators and replays.
 
-The table never blocks and never sleeps: runners (`table.runners`) ask seats for moves,
-synchronously for in-process games or on an asyncio loop for remote seats.
+The table never blocks and never sleeps: the host (`table.host`) asks the seats for
+their moves, keeps their clocks and tells them what happened.
 """
 
 from __future__ import annotations
@@ -225,10 +225,12 @@ class Table:
     # --- what leaves the table -------------------------------------------------------------
 
     def update_for(
-        self, entry: Entry, recipient: int | None, reveal: bool = False
+        self, entry: Entry, recipient: int | None, reveal: bool = False, views: bool = True
     ) -> Update | None:
         """The one projection: `entry` as `recipient` may see it, or None if it shows
-        them nothing. `reveal` (replays of finished games) shows everything."""
+        them nothing. `reveal` (replays of finished games) shows everything. Without
+        `views` the update carries the events only (a bot in this process keeps its own
+        picture of the game; working out every seat's view each step would cost more)."""
         if reveal:
             if not self.state.is_terminal:
                 raise ValueError("a game is revealed only when it is over")
@@ -248,23 +250,25 @@ class Table:
             recipient=recipient,
             state_id=entry.state.state_id,
             events=events,
-            view=self._view(entry.state, recipient),
+            view=self._view(entry.state, recipient) if views else None,
         )
 
-    def history(self, recipient: int | None, reveal: bool = False) -> list[Update]:
+    def history(
+        self, recipient: int | None, reveal: bool = False, views: bool = True
+    ) -> list[Update]:
         """Every update `recipient` has received so far, in order."""
-        updates = (self.update_for(entry, recipient, reveal) for entry in self.log)
+        updates = (self.update_for(entry, recipient, reveal, views) for entry in self.log)
         return [u for u in updates if u is not None]
 
-    def welcome(self, recipient: int | None) -> Welcome:
+    def welcome(self, recipient: int | None, views: bool = True) -> Welcome:
         """For a seat that joins late or reconnects: its history and its view now."""
         return Welcome(
             recipient=recipient,
             game=self.spec.name,
             rules=rules_string(self.rules),
             names=self.names,
-            history=tuple(self.history(recipient)),
-            view=self._view(self.state, recipient),
+            history=tuple(self.history(recipient, views=views)),
+            view=self._view(self.state, recipient) if views else None,
         )
 
     # --- results ---------------------------------------------------------------------------

@@ -1,18 +1,17 @@
 """One game at the terminal: a person (or nobody, under --watch) against bots.
 
-The session is a front end of a `Table`, like any other: it asks bots for their moves
-from their views, reads the person's moves and submits both to the table, which draws
-the dice and refuses an illegal move with a reason, changing nothing. It narrates each
-step the table logs, as the viewer may see it. All that is game-specific (drawing the
-table, words for events, reading moves) goes through the game's `Presenter`, so the
-loop itself knows no game.
+The session is a thin front end over the host (`table.host`): the person is one seat
+adapter (`_Person`: it reads moves from the keyboard and is told why a move was refused),
+each bot another, and the host asks them, applies their moves to the table and paces the
+bots. The session narrates each step as the viewer may see it (`Table.update_for`). All
+that is game-specific (drawing the table, words for events, reading moves) goes through
+the game's `Presenter`, so the session itself knows no game.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,12 +21,16 @@ from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
 from bluffdice.bots.base import table_name
-from bluffdice.games.base import Eliminated, GameState, IllegalAction, visible_to
-from bluffdice.protocol.agent import ProcessAgent
+from bluffdice.games.base import Eliminated, GameState, IllegalAction
+from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
+from bluffdice.protocol.seats import ProgramSeat
 from bluffdice.protocol.specs import bot_command
-from bluffdice.table import Entry, Pending, Refused, Table, tell_agents
+from bluffdice.table import Entry, Move, Prompt, Refused, Table, Update, Welcome
+from bluffdice.table.host import Hearing, Host, HostStopped, Policy
+from bluffdice.table.host import Seat as HostSeat
+from bluffdice.table.seats import BotSeat
 from bluffdice.terminal.base import Presenter
 
 EXIT_EOF = 1
@@ -48,12 +51,12 @@ class Seat:
     """A place at the table: a bot, or the person at the keyboard (`bot` is None)."""
 
     name: str
-    bot: Bot | ProcessAgent | None = None
+    bot: Bot | ProgramSeat | None = None
 
     @property
     def program(self) -> bool:
         """Whether a bot program (outside this process) plays this seat."""
-        return isinstance(self.bot, ProcessAgent)
+        return isinstance(self.bot, ProgramSeat)
 
 
 def pick_opponents(game: str, count: int, wanted: Sequence[str], rng: random.Random) -> list[str]:
@@ -102,10 +105,11 @@ def make_seats(
     for index, spec in enumerate(bots):
         rng = random.Random(f"{seed}:bot:{index}") if seed is not None else random.Random()
         command = bot_command(spec, game)
-        bot: Bot | ProcessAgent
+        bot: Bot | ProgramSeat
         if command:  # a bot file or program: its own process, its own messages only
             try:
-                bot = ProcessAgent(command, Limits(isolation=isolation), rng.getrandbits(63))
+                program = ProcessBot(command, Limits(isolation=isolation))
+                bot = ProgramSeat(program, rng.getrandbits(63), Policy.STOP)
             except BotFault as fault:
                 raise ValueError(f"bot {spec!r} did not start ({fault.kind}): {fault}") from None
             if game not in bot.games:
@@ -156,6 +160,7 @@ class Session:
     pause: float = 0.0
     _table_due: bool = field(default=True, init=False)
     _seen: GameState | None = field(default=None, init=False)
+    _host: Host | None = field(default=None, init=False)
 
     @property
     def names(self) -> list[str]:
@@ -172,21 +177,23 @@ class Session:
     def run(self) -> int:
         """Play to the end and show the result; the exit status for the command."""
         self._seen = self.table.initial
-        listeners = [self._narrate, tell_agents(self.table, [s.bot for s in self.seats])]
-        for entry in self.table.log:  # what happened before the first move (the seat draw)
-            for listener in listeners:
-                listener(entry)
-        self.table.listeners.extend(listeners)
-        programs = [s.bot for s in self.seats if isinstance(s.bot, ProcessAgent)]
+        players: list[HostSeat | None] = []
+        for seat in self.seats:
+            if seat.bot is None:
+                players.append(_Person(self))
+            elif isinstance(seat.bot, ProgramSeat):
+                players.append(seat.bot)
+            else:
+                players.append(BotSeat(seat.bot, Policy.STOP, guard=True))
+        pace = [0.0 if seat.bot is None else self.pause for seat in self.seats]
+        host = self._host = Host(self.table, players, pace=pace, listeners=[self._narrate])
         try:
-            for index, seat in enumerate(self.seats):
-                if isinstance(seat.bot, ProcessAgent):
-                    seat.bot.attach(self.table, index)
-            while (pending := self.table.pending()) is not None:
-                if self.seats[pending.seat].bot is None:
-                    self._human_move(pending)
-                else:
-                    self._bot_move(pending)
+            for entry in self.table.log:  # what happened before the first move (the seat draw)
+                self._narrate(entry)
+            host.run()
+        except HostStopped as stop:
+            self.errors.print(f"[bold red]error:[/] {escape(self._stopped(stop))}")
+            return EXIT_BOT_ERROR
         except EOFError:
             self.errors.print(
                 "\nInput ended: the game is abandoned (bluffdice play --watch lets the bots "
@@ -199,62 +206,46 @@ class Session:
         except LeaveTable:
             self.say("You left the table; the game is abandoned.")
             return 0
-        except SessionError as exc:
-            self.errors.print(f"[bold red]error:[/] {escape(str(exc))}")
-            return EXIT_BOT_ERROR
         finally:
-            for listener in listeners:
-                self.table.listeners.remove(listener)
-            for program in programs:
-                program.close()
+            for seat in self.seats:
+                if isinstance(seat.bot, ProgramSeat):
+                    seat.bot.close()
         final = self.table.state.view(self.human)
         self.show(self.presenter.result(final, self.names))
         return 0
 
-    # --- one move ----------------------------------------------------------------------
-
-    def _bot_move(self, pending: Pending) -> None:
-        seat = self.seats[pending.seat]
-        assert seat.bot is not None
-        try:
-            action = seat.bot.act(pending.view)
-        except BotFault as fault:
-            raise SessionError(f"{seat.name} (bot {seat.bot.name}) failed: {fault}") from None
-        result = self.table.submit(pending.seat, pending.state_id, action)
-        if isinstance(result, Refused):
-            raise SessionError(
-                f"{seat.name} (bot {seat.bot.name}) made an illegal move {action}: {result.reason}"
-            )
-        self._table_due = True
-        if self.pause > 0:
-            time.sleep(self.pause)
+    def _stopped(self, stop: HostStopped) -> str:
+        """Why a bot stopped the game, in one line."""
+        seat = self.seats[stop.fault.seat]
+        bot = seat.bot
+        name = bot.name if bot is not None else "?"
+        if stop.refusal is not None:
+            reason = stop.refusal.reason
+            return f"{seat.name} (bot {name}) made an illegal move {stop.action}: {reason}"
+        return f"{seat.name} (bot {name}) failed: {stop.fault.message}"
 
     # --- the person's move ------------------------------------------------------------
 
-    def _human_move(self, pending: Pending) -> None:
-        """Ask until a move is accepted; refusals change nothing and say why."""
-        view = pending.view
-        if self._table_due:
-            self.console.print()
-            self.show(self.presenter.table(view, self.names))
-            self._table_due = False
-        self.say(f"You can: {self.presenter.hint(view)} [dim](or help)[/]")
+    def ask_person(self, prompt: Prompt, again: bool) -> Move:
+        """Read until a move parses (the host refuses an illegal one, `again` then);
+        words that are not moves are answered here."""
+        view = prompt.view
+        if not again:
+            if self._table_due:
+                self.console.print()
+                self.show(self.presenter.table(view, self.names))
+                self._table_due = False
+            self.say(f"You can: {self.presenter.hint(view)} [dim](or help)[/]")
         while True:
             text = self.read("[bold cyan]>[/] ").strip()
             if self._command(text, view):
                 continue
             try:
-                action = self.presenter.parse(text, view)
+                return Move(prompt.state_id, self.presenter.parse(text, view))
             except IllegalAction as exc:
                 self.say(f"[red]Not allowed:[/] {escape(exc.reason)}")
-                continue
             except ValueError as exc:
                 self.say(f"[red]Not understood:[/] {escape(str(exc))}")
-                continue
-            result = self.table.submit(pending.seat, pending.state_id, action)
-            if not isinstance(result, Refused):
-                return
-            self.say(f"[red]Not allowed:[/] {escape(result.reason)}")
 
     def _command(self, text: str, view: Any) -> bool:
         """Handle the words that are not moves; True if `text` was one of them."""
@@ -296,20 +287,24 @@ class Session:
         self.console.print(thing, highlight=False)
 
     def _narrate(self, entry: Entry) -> None:
-        """Say what the viewer may see of one logged step."""
-        before, events = self._seen, entry.events
+        """Say what the viewer may see of one logged step (the table's projection for
+        the viewer, `Table.update_for`)."""
+        before = self._seen
         self._seen = entry.state
         viewer = self.human
+        if entry.actor >= 0 and entry.actor != viewer:
+            self._table_due = True  # a bot moved: show the table before the person's turn
+        update = self.table.update_for(entry, viewer, views=False)
+        events = update.events if update is not None else ()
         cut = self.presenter.round_break(events)
         if cut is not None:
             self._table_due = True
         for index, event in enumerate(events):
             if index == cut:
                 self._round_end(before)
-            if visible_to(event, viewer):
-                line = self.presenter.event(event, self.names, viewer)
-                if line:
-                    self.say(line)
+            line = self.presenter.event(event, self.names, viewer)
+            if line:
+                self.say(line)
         if cut is not None and cut >= len(events):
             self._round_end(before)
         out = any(isinstance(e, Eliminated) and e.player == viewer for e in events)
@@ -320,6 +315,8 @@ class Session:
         """The person is out: say they may leave, and let the bots finish quickly."""
         if self.pause > OUT_PAUSE:
             self.pause = OUT_PAUSE
+            if self._host is not None:
+                self._host.pace = [min(p, OUT_PAUSE) for p in self._host.pace]
         self.say(
             "[bold]You are out of the game.[/] The bots play on to the end (faster now); "
             "press Ctrl-C to leave, the game is kept."
@@ -335,3 +332,28 @@ class Session:
         state = self.table.state
         if not state.is_terminal:
             self.say(f"  {self.presenter.scoreline(state.view(self.human), self.names)}")
+
+
+class _Person:
+    """The person at the keyboard as a seat of the host: asked again after a refusal."""
+
+    hears: Hearing = "nothing"  # the session narrates every step to the person itself
+    policy = Policy.RETRY
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._again = False
+
+    def sit(self, welcome: Welcome) -> None:
+        return None
+
+    def tell(self, update: Update) -> None:
+        return None
+
+    def move(self, prompt: Prompt) -> Move:
+        again, self._again = self._again, False
+        return self.session.ask_person(prompt, again)
+
+    def refused(self, refusal: Refused) -> None:
+        self._again = True
+        self.session.say(f"[red]Not allowed:[/] {escape(refusal.reason)}")

@@ -16,20 +16,16 @@ from typing import Any
 import msgspec
 
 from bluffdice.bots.base import Bot, load_bot
+from bluffdice.games.base import Outcome
 from bluffdice.games.registry import game_of, parse_rules
 from bluffdice.protocol import pool
 from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
-from bluffdice.protocol.players import (
-    Fault,
-    LocalPlayer,
-    Player,
-    ProcessPlayer,
-    forfeit,
-    play,
-)
 from bluffdice.protocol.process import BotFault
-from bluffdice.table import Entry, Pending, Refused, Table, seeded
+from bluffdice.protocol.seats import ProgramSeat, UnstartedSeat
+from bluffdice.table import Table, seeded
+from bluffdice.table.host import Fault, Host, Policy, Seat
+from bluffdice.table.seats import BotSeat
 from bluffdice.tournament.seating import derive_seed
 
 
@@ -86,25 +82,6 @@ def bot_class(spec: str, game: str) -> type[Bot]:
     return _CLASSES[key]
 
 
-class _Unstarted:
-    """A seat whose bot program did not start: it fails at the first message."""
-
-    def __init__(self, fault: BotFault) -> None:
-        self.fault = fault
-
-    def begin(self, table: Table, seat: int, seed: int) -> None:
-        raise self.fault
-
-    def see(self, table: Table, entry: Entry, seat: int) -> None:
-        return None
-
-    def choose(self, table: Table, pending: Pending) -> tuple[int, object]:
-        raise self.fault
-
-    def refused(self, refusal: Refused) -> None:
-        return None
-
-
 def play_game(job: GameJob, rules_text: str) -> GameResult:
     """Play one game; the same job gives the same result in any process."""
     rules = parse_rules(rules_text)
@@ -112,19 +89,20 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
     players = len(job.bots)
     commands = job.commands or ((),) * players
     seeds = [derive_seed(job.seed, "seat", seat) for seat in range(players)]
-    seated: list[Player] = []
+    seated: list[Seat | None] = []
     programs: list[ProcessBot] = []
     for seat, bot in enumerate(job.bots):
         if not commands[seat]:
-            seated.append(LocalPlayer(bot_class(bot, spec.name)(random.Random(seeds[seat]))))
+            player = bot_class(bot, spec.name)(random.Random(seeds[seat]))
+            seated.append(BotSeat(player, Policy.FORFEIT, guard=True))
             continue
         try:
             program = pool.acquire(commands[seat], job.limits)
         except BotFault as fault:
-            seated.append(_Unstarted(fault))
+            seated.append(UnstartedSeat(fault))
             continue
         programs.append(program)
-        seated.append(ProcessPlayer(program))
+        seated.append(ProgramSeat(program, seeds[seat]))
     limits = [job.limits.move_time if command else None for command in commands]
     dice_seed = derive_seed(job.seed, "dice")
     fair = None
@@ -134,13 +112,15 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         fair = FairDice(server_seed_from(dice_seed))
     dice = fair if fair is not None else seeded(dice_seed)
     table = Table(rules, players, dice=dice, limits=limits)
+    host = Host(table, seated)
     try:
-        faults = play(table, seated, seeds)
+        host.run()
     finally:
         for program in programs:
             pool.release(program)
     played = table.outcome()
     assert played is not None
+    faults = host.faults
     outcome = forfeit(played, [f.seat for f in faults], rules.scoring().count_losses)
     return GameResult(
         index=job.index,
@@ -157,6 +137,25 @@ def play_game(job: GameJob, rules_text: str) -> GameResult:
         rounds=outcome.rounds,
         faults=tuple(faults),
         fair=fair.fair_record(table.record) if fair is not None else None,
+    )
+
+
+def forfeit(outcome: Outcome, failed: Sequence[int], count_losses: bool) -> Outcome:
+    """The outcome with the failed seats ranked last (tied), behind everyone who played
+    on; the others keep their order. Lives and scores stay what they were."""
+    if not failed:
+        return outcome
+    down = set(failed)
+    kept = sorted({p for s, p in enumerate(outcome.places) if s not in down})
+    rank = {place: index for index, place in enumerate(kept)}
+    last = len(kept)
+    places = tuple(last if s in down else rank[p] for s, p in enumerate(outcome.places))
+    winners = tuple(s for s, p in enumerate(places) if p == 0 and s not in down)
+    losers = tuple(sorted(down if count_losses else set(outcome.losers) | down))
+    before = {seat: index for index, seat in enumerate(outcome.standings)}
+    standings = tuple(sorted(range(len(places)), key=lambda s: (places[s], before.get(s, s))))
+    return msgspec.structs.replace(
+        outcome, winners=winners, losers=losers, places=places, standings=standings
     )
 
 
