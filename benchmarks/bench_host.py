@@ -55,6 +55,9 @@ BASELINE = "6c70178"
 BOTS = "odds,adaptive,liar,honest"
 """A fixed line-up: the default (every built-in bot) may differ between the trees."""
 
+TABLES = 10
+"""Tables of 4 clients for the server: the most one address may create (Limits)."""
+
 
 # --- the children: one measurement each, run under the tree's PYTHONPATH ------------------
 
@@ -142,7 +145,9 @@ def child_maexchen(size: float, seconds: float) -> dict[str, Any]:
     """Rounds per second of the bare Mäxchen server, 4 bots, early start."""
     import bench_maexchen
 
-    with asyncio.Runner(loop_factory=bench_maexchen.loop_factory()) as runner:
+    from bluffdice.protocol.maexchen_server import loop_factory
+
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
         row = runner.run(bench_maexchen._speed(int(size), True, seconds))
     if not row["rounds"]:
         raise RuntimeError("no round was played while measuring")
@@ -180,8 +185,10 @@ class Figure:
 
 def figures(quick: bool) -> list[Figure]:
     return [
-        Figure("tournament", "tournament games/s (CPU)", "games/s", True, 150 if quick else 600, 0),
-        Figure("server", "server CPU per move", "ms", False, 20 if quick else 50, 2 if quick else 5),
+        Figure(
+            "tournament", "tournament games/s (CPU time)", "games/s", True, 150 if quick else 600, 0
+        ),
+        Figure("server", "server CPU ms per move", "ms", False, TABLES, 2 if quick else 5),
         Figure("maexchen", "Mäxchen rounds/s (4 bots)", "rounds/s", True, 4, 2 if quick else 5),
     ]
 
@@ -290,11 +297,14 @@ def cell(side: dict[str, Any], digits: int) -> str:
 
 def print_table(rows: list[dict[str, Any]], revisions: dict[str, str], pairs: int) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(
-        title=f"before {revisions['before']}, after {revisions['after']}: "
-        f"median [min–max] of {pairs} interleaved pairs"
+        title=escape(
+            f"before {revisions['before']}, after {revisions['after']}: "
+            f"median [min–max] of {pairs} interleaved pairs"
+        )
     )
     for column in ("figure", "better", "before", "after", "after / before"):
         table.add_column(column, justify="left" if column == "figure" else "right")
@@ -302,11 +312,13 @@ def print_table(rows: list[dict[str, Any]], revisions: dict[str, str], pairs: in
         digits = 3 if row["unit"] == "ms" else 0
         ratio = row["ratio"]
         table.add_row(
-            f"{row['figure']} ({row['unit']})",
+            row["figure"],
             row["better"],
-            cell(row["before"], digits),
-            cell(row["after"], digits),
-            "-" if ratio is None else f"{ratio['median']:.2f} [{ratio['min']:.2f}–{ratio['max']:.2f}]",
+            escape(cell(row["before"], digits)),
+            escape(cell(row["after"], digits)),
+            "-"
+            if ratio is None
+            else f"{ratio['median']:.2f} [{ratio['min']:.2f}–{ratio['max']:.2f}]",
         )
     console = Console(width=160)
     console.print(table)
@@ -323,6 +335,7 @@ def print_table(rows: list[dict[str, Any]], revisions: dict[str, str], pairs: in
 
 def describe(tree: Path) -> str:
     """The tree's commit, and `+changes` when it has uncommitted ones."""
+
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(tree), *args], capture_output=True, text=True)
         return done.stdout.strip()
@@ -364,20 +377,24 @@ def baseline_tree(revision: str, path: str | None) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--baseline", default=BASELINE, help=f"the commit before (default {BASELINE})")
+    parser.add_argument(
+        "--baseline", default=BASELINE, help=f"the commit before (default {BASELINE})"
+    )
     parser.add_argument("--baseline-path", help="an existing tree to use as before instead")
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs (< 1 min)")
-    parser.add_argument("--pairs", type=int, help="pairs of runs per figure (default 3, quick 2)")
+    parser.add_argument("--pairs", type=int, help="pairs of runs per figure (default 4, quick 2)")
     parser.add_argument("--only", nargs="+", choices=("tournament", "server", "maexchen"))
     parser.add_argument("--json", action="store_true", help="print the table as JSON only")
-    parser.add_argument("--child", choices=("tournament", "server", "maexchen"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", choices=("tournament", "server", "maexchen"), help=argparse.SUPPRESS
+    )
     parser.add_argument("--size", type=float, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         child(args.child, args.size, args.seconds)
         return
-    pairs = args.pairs if args.pairs is not None else 2 if args.quick else 3
+    pairs = args.pairs if args.pairs is not None else 2 if args.quick else 4
     if pairs < 1:
         sys.exit("error: --pairs must be at least 1")
     timeout = 45.0 if args.quick else 90.0
