@@ -37,6 +37,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -113,9 +114,7 @@ def child_server(size: float, seconds: float) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
-        for path in sorted(folder.rglob("*"), reverse=True):
-            path.rmdir() if path.is_dir() else path.unlink()
-        folder.rmdir()
+        shutil.rmtree(folder, ignore_errors=True)
     if not row["moves_per_s"]:
         raise RuntimeError("no move was completed while measuring")
     keep = ("moves_per_s", "p50_ms", "p99_ms", "refusals", "lost")
@@ -132,7 +131,7 @@ def wait_for_server(process: subprocess.Popen[bytes], port: int, log: Path) -> s
     while time.monotonic() < deadline:
         if process.poll() is not None:
             lines = log.read_text(errors="replace").strip().splitlines() or ["(nothing)"]
-            raise RuntimeError(f"the server exited with {process.returncode}: {lines[-1]}")
+            raise RuntimeError(f"the server exited with {process.returncode}: {lines[-1].strip()}")
         try:
             httpx.get(f"{base}/api/tables", timeout=1)
             return base
@@ -225,12 +224,17 @@ def measure_once(figure: Figure, tree: Path, timeout: float) -> dict[str, Any]:
     lines = out.strip().splitlines()
     if process.returncode != 0 or not lines:
         said = [line for line in err.strip().splitlines() if line.strip()] or ["(no output)"]
-        raise RuntimeError(f"exit {process.returncode}: {said[-1].strip()}")
+        raise RuntimeError(f"exit {process.returncode}: {shorten(said[-1].strip())}")
     result: dict[str, Any] = json.loads(lines[-1])
     where = Path(result["bluffdice"])
     if not where.is_relative_to((tree / "src").resolve()):
         raise RuntimeError(f"imported bluffdice from {where}, not from {tree}")
     return result
+
+
+def shorten(line: str, width: int = 100) -> str:
+    """A child's last line of error, cut for a table cell."""
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def run_pairs(
