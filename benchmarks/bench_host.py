@@ -221,12 +221,19 @@ def measure_once(figure: Figure, tree: Path, timeout: float) -> dict[str, Any]:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
         raise RuntimeError(f"no result within {timeout:.0f} s") from None
+    except BaseException:  # Ctrl-C does not reach a child in its own session
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
     lines = out.strip().splitlines()
     if process.returncode != 0 or not lines:
         said = [line for line in err.strip().splitlines() if line.strip()] or ["(no output)"]
         raise RuntimeError(f"exit {process.returncode}: {shorten(said[-1].strip())}")
-    result: dict[str, Any] = json.loads(lines[-1])
-    where = Path(result["bluffdice"])
+    try:
+        result: dict[str, Any] = json.loads(lines[-1])
+        float(result["value"])
+        where = Path(result["bluffdice"])
+    except (ValueError, TypeError, KeyError):
+        raise RuntimeError(f"no result in its last line: {shorten(lines[-1])}") from None
     if not where.is_relative_to((tree / "src").resolve()):
         raise RuntimeError(f"imported bluffdice from {where}, not from {tree}")
     return result
@@ -265,6 +272,7 @@ def run_pairs(
 
 
 def spread(values: list[float]) -> dict[str, float] | None:
+    """Median, min and max (None for no runs: a side that failed at once)."""
     if not values:
         return None
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
@@ -290,6 +298,7 @@ def summarise(figure: Figure, sides: dict[str, Side]) -> dict[str, Any]:
 
 
 def cell(side: dict[str, Any], digits: int) -> str:
+    """A side's figures, its error instead when it has none, or both."""
     if "median" not in side:
         return f"error: {side['error']}"
     text = f"{side['median']:.{digits}f} [{side['min']:.{digits}f}–{side['max']:.{digits}f}]"
@@ -321,7 +330,7 @@ def print_table(rows: list[dict[str, Any]], revisions: dict[str, str], pairs: in
             escape(cell(row["after"], digits)),
             "-"
             if ratio is None
-            else f"{ratio['median']:.2f} [{ratio['min']:.2f}–{ratio['max']:.2f}]",
+            else escape(f"{ratio['median']:.2f} [{ratio['min']:.2f}–{ratio['max']:.2f}]"),
         )
     console = Console(width=160)
     console.print(table)
