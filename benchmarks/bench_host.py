@@ -1,6 +1,6 @@
 """Before and after the one host: three speed figures of two source trees, side by side.
 
-    .venv/bin/python benchmarks/bench_host.py                  # against 6c70178, ~4 min
+    .venv/bin/python benchmarks/bench_host.py                  # against 6c70178, 3 to 4 minutes
     .venv/bin/python benchmarks/bench_host.py --quick          # fewer, shorter runs, < 1 min
     .venv/bin/python benchmarks/bench_host.py --baseline REV   # another "before"
     .venv/bin/python benchmarks/bench_host.py --baseline-path /tmp/old --json
