@@ -13,7 +13,7 @@ before the host) made in a temporary folder and removed afterwards, or a tree gi
 - tournament games/s: `bluffdice tournament` of four built-in bots (--games N --seed 1
   --workers 1 --no-store --json), run through the CLI inside the child after a short
   warm-up game set (so neither start-up nor the bots' caches are counted), as games per
-  CPU-second of that process: other work on this shared machine does not tilt it.
+  CPU-second of that process: other work on a shared machine tilts it less than wall time.
 - server CPU per move: `bluffdice serve` as its own process under the websocket load of
   benchmarks/bench_server.py (its `measure`), the server's CPU time over the moves made.
 - Mäxchen rounds/s: benchmarks/bench_maexchen.py's measurement of the bare server with 4
