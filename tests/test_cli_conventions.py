@@ -1,6 +1,7 @@
 """The conventions every command shares, checked across all of them: help that explains
 itself, one unwrapped error line and no traceback for a user's mistake, bad input that
-changes nothing, and the README's terminal examples printing what the README shows."""
+changes nothing, and the terminal examples of the README and the user pages printing what
+they show."""
 
 from __future__ import annotations
 
@@ -20,7 +21,21 @@ from bluffdice.cli import app
 from bluffdice.store import Store
 
 runner = CliRunner()
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+# The README and the pages whose `$ bluffdice ...` text blocks are whole or partial
+# transcripts of quick commands (the README's were moved to these pages). Pages with
+# transcripts of long runs (solve.md) or of files the reader makes (sandbox.md) are not here.
+SESSION_PAGES = [
+    README,
+    ROOT / "docs" / "getting-started.md",
+    ROOT / "docs" / "play.md",
+    ROOT / "docs" / "rules" / "rule-sets.md",
+    ROOT / "docs" / "odds.md",
+    ROOT / "docs" / "fairness.md",
+]
+# The page that shows a whole interactive game as it was captured in a terminal.
+PLAY_PAGE = ROOT / "docs" / "play.md"
 
 
 def invoke(*args: str, stdin: str | None = None) -> Result:
@@ -189,7 +204,7 @@ def test_a_failing_bot_never_loses_the_games_played(tmp_path: Path) -> None:
         store.close()
 
 
-# --- the README's terminal examples ------------------------------------------------------
+# --- the terminal examples of the README and the pages ---------------------------------
 
 
 def _lines(text: str) -> list[str]:
@@ -197,7 +212,7 @@ def _lines(text: str) -> list[str]:
 
 
 def _shows(expected: list[str], printed: list[str]) -> bool:
-    """The README's lines appear in order, however the console wrapped them; a line
+    """The page's lines appear in order, however the console wrapped them; a line
     `...` skips output, `text ...` stands for a line that goes on."""
     flat = " ".join(" ".join(printed).split())
     at = 0
@@ -212,17 +227,26 @@ def _shows(expected: list[str], printed: list[str]) -> bool:
     return True
 
 
-def readme_sessions() -> list[tuple[str, list[str]]]:
-    blocks = re.findall(r"```text\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
-    return [
-        (block.splitlines()[0][2:], _lines(block)[1:])
-        for block in blocks
-        if block.startswith("$ bluffdice ")
-    ]
+def page_sessions() -> list[tuple[str, list[str]]]:
+    sessions = []
+    for page in SESSION_PAGES:
+        blocks = re.findall(r"```text\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+        sessions += [
+            (block.splitlines()[0][2:], _lines(block)[1:])
+            for block in blocks
+            if block.startswith("$ bluffdice ")
+        ]
+    return sessions
 
 
-@pytest.mark.parametrize(("command", "shown"), readme_sessions(), ids=lambda c: str(c)[:60])
-def test_readme_command_prints_what_the_readme_shows(command: str, shown: list[str]) -> None:
+def test_the_pages_show_sessions_to_check() -> None:
+    """Every page named holds at least one session, so none drops out of the check unseen."""
+    for page in SESSION_PAGES:
+        assert "```text\n$ bluffdice " in page.read_text(encoding="utf-8"), page.name
+
+
+@pytest.mark.parametrize(("command", "shown"), page_sessions(), ids=lambda c: str(c)[:60])
+def test_a_page_command_prints_what_the_page_shows(command: str, shown: list[str]) -> None:
     result = invoke(*shlex.split(command)[1:])
     printed = _lines(result.output)
     assert _shows(shown, printed), "\n".join(printed)
@@ -230,13 +254,13 @@ def test_readme_command_prints_what_the_readme_shows(command: str, shown: list[s
         assert [line for line in printed if line] == [line for line in shown if line]
 
 
-def test_readme_interactive_game_is_what_the_command_prints() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_interactive_game_on_the_play_page_is_what_the_command_prints() -> None:
+    text = PLAY_PAGE.read_text(encoding="utf-8")
     intro = re.search(r"\(`bluffdice (play [^`]*)`, captured in a terminal\):", text)
     assert intro is not None
     block = text[intro.end() :].split("```text\n", 1)[1].split("```", 1)[0]
     typed = [line[2:] for line in block.splitlines() if line.startswith("> ")]
-    # Piped input is not echoed: the README's "> roll" then "You roll." reads "> You roll.".
+    # Piped input is not echoed: the page's "> roll" then "You roll." reads "> You roll.".
     expected = _lines(re.sub(r"^> .*\n", "> ", block, flags=re.MULTILINE))
     result = invoke(*shlex.split(intro.group(1)), stdin="".join(f"{t}\n" for t in typed))
     printed = _lines(result.output)

@@ -82,6 +82,99 @@ def test_no_tracked_file_names_a_file_that_is_not_in_the_repository() -> None:
     assert not missing, "names of files the repository does not have:\n" + "\n".join(missing)
 
 
+def test_the_check_reads_every_document_and_message() -> None:
+    """The scan above covers the README, every page, the source's strings and the
+    browser's message catalogues, whatever their suffix says."""
+    scanned = {
+        p.relative_to(ROOT).as_posix()
+        for p in tracked_files()
+        if p.suffix in TEXT_SUFFIXES or p.name == "run"
+    }
+    assert "README.md" in scanned
+    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")} <= scanned
+    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "src").rglob("*.py")} <= scanned
+    catalogues = {p.relative_to(ROOT).as_posix() for p in I18N.glob("*.json")}
+    assert catalogues and catalogues <= scanned
+
+
+# --- documents the project does not have, by name or by number ---------------------------
+
+# The rules once cited numbered outside documents ("seed 000", "seeds 001, 004"). The
+# rules pages are the project's own now; a page may number its own rules ("rule 1").
+OUTSIDE_DOCUMENT = re.compile(r"[Ss]eeds? 0\d\d\b")
+I18N = ROOT / "src" / "bluffdice" / "server" / "static" / "i18n"
+
+
+def user_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def test_no_page_or_message_cites_an_outside_document() -> None:
+    found = []
+    for path in [*user_pages(), *sorted(I18N.glob("*.json"))]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if OUTSIDE_DOCUMENT.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "pages that cite documents the repository does not have:\n" + "\n".join(found)
+
+
+# --- no diaries: current figures with their commands, not dated measurement rounds -----
+
+MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+DATE = re.compile(
+    r"\b20\d\d-\d\d-\d\d\b"  # 2026-12-01
+    rf"|\b\d{{1,2}} (?:{MONTHS})\b|\b(?:{MONTHS}) \d{{1,2}}\b"  # 1 December, December 1
+    r"|\b\d\d:\d\d(?:\s*(?:-|to)\s*\d\d:\d\d)? UTC\b"  # 14:40 UTC, 02:28 to 03:29 UTC
+)
+MEASURING = re.compile(
+    r"measur|\bran\b|\bruns?\b|\bre-run|\bload\b|benchmark|\btook\b|seconds|/s\b|a second",
+    re.IGNORECASE,
+)
+ROUNDS_OF_WORK = re.compile(
+    r"\b[Rr]ound (?:one|two|three|four|five|six|seven|eight|nine|ten)\b"  # Round five: ...
+    r"|\bin \d+ of \d+ runs\b"  # under 100 ms in 19 of 33 runs
+)
+
+
+def diary_entries(text: str) -> list[str]:
+    """Paragraphs that date a measurement or count rounds of work on it."""
+    found = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        if (DATE.search(paragraph) and MEASURING.search(paragraph)) or ROUNDS_OF_WORK.search(
+            paragraph
+        ):
+            found.append(" ".join(paragraph.split())[:120])
+    return found
+
+
+def test_no_page_holds_dated_measurement_rounds() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}: {entry}"
+        for path in user_pages()
+        for entry in diary_entries(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "diaries belong in commit messages:\n" + "\n".join(found)
+
+
+def test_the_diary_check_catches_what_it_should() -> None:
+    caught = [
+        "measured on 2026-12-01 between 14:40 and 15:50 UTC: 1,022 rounds/s",
+        "Round five: work moved off the event loop, measured and not kept.",
+        "p99 under 100 ms in 19 of 33 runs",
+        "Re-run after the change (1 December; load about 1 to 3).",
+        "It ran 60 minutes (02:28 to 03:29 UTC) at the lowest priority.",
+    ]
+    for text in caught:
+        assert diary_entries(text), text
+    kept = [
+        "a median of 1,022 rounds a second with 4 bots (`python benchmarks/bench_maexchen.py`)",
+        "Round 1 · You start.\n\nThe round ends with the next player.",
+        "the fair record of 2026-12-01 is verified\n\nIt ran 60 minutes.",
+    ]
+    for text in kept:
+        assert not diary_entries(text), text
+
+
 def test_the_check_catches_what_it_should(tmp_path: Path) -> None:
     """The patterns find a missing page, bare or as a link, and pass pages that exist."""
     origin = ROOT / "docs" / "odds.md"

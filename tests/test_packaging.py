@@ -129,7 +129,8 @@ def test_shell_completion_is_offered() -> None:
 def test_exit_codes_are_documented_as_the_code_uses_them() -> None:
     from bluffdice.terminal.session import EXIT_BOT_ERROR, EXIT_EOF, EXIT_INTERRUPT
 
-    section = README.split("<!-- section: exit-codes -->", 1)[1].split("<!-- /section", 1)[0]
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = page.split("<!-- section: exit-codes -->", 1)[1].split("<!-- /section", 1)[0]
     rows = dict(re.findall(r"^\| `(\d+)` \| (.+?) \|$", section, re.MULTILINE))
     assert set(rows) == {"0", str(EXIT_EOF), "2", str(EXIT_BOT_ERROR), str(EXIT_INTERRUPT)}
     assert "input ended" in rows[str(EXIT_EOF)].lower()

@@ -24,7 +24,6 @@ from bluffdice.games.common_hand import actions as common_hand
 from bluffdice.games.liars_dice import actions as liars_dice
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 runner = CliRunner()
 
 
@@ -273,8 +272,9 @@ def test_the_liars_dice_page_says_what_play_dudo_plays() -> None:
     assert "ones_bids=on" in heading.stdout.splitlines()[0]
 
 
-def test_the_readme_names_every_bot_of_every_game() -> None:
-    section = README.split("<!-- section: bots -->", 1)[1].split("<!-- /section", 1)[0]
+def test_the_bots_page_names_every_bot_of_every_game() -> None:
+    page = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page.split("<!-- section: bots -->", 1)[1].split("<!-- /section", 1)[0]
     named = set(re.findall(r"`([a-z]+)`", section))
     for game in ("mia", "liars-dice", "common-hand"):
         assert set(available_bots(game)) <= named, game
