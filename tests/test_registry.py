@@ -8,6 +8,8 @@ import importlib
 import subprocess
 import sys
 
+import pytest
+
 from bluffdice.games.registry import BUILTIN, games, get_game, parse_rules
 
 
@@ -48,3 +50,53 @@ def test_a_rule_string_loads_its_own_game_only() -> None:
     assert probe("mia(lives=2)") == ["mia", "None", "3"]
     # common hand rolls its cups with Liar's Dice's dice tables, so that one comes too
     assert probe("common-hand-round") == ["common_hand", "liars_dice", "common-hand-round", "3"]
+
+
+def test_every_builtin_game_names_plug_ins_that_exist() -> None:
+    """Each built-in game's words, rater, presenter and bot modules, as its spec names
+    them, import and play that game (a typo in a path would fail only at the table)."""
+    from bluffdice.bots import available_bots
+    from bluffdice.games.registry import plugin
+
+    for spec in games():
+        rules = spec.default_rules()
+        assert hasattr(plugin(spec.narration)(rules), "describe"), spec.name
+        assert plugin(spec.presenter)(rules).game == spec.name
+        assert plugin(spec.rater)(rules, spec.min_players).models, spec.name
+        for module in spec.bots:
+            importlib.import_module(module)
+        assert "random" in available_bots(spec.name), spec.name
+
+
+def test_a_malformed_plug_in_path_is_refused_at_registration() -> None:
+    import dataclasses
+
+    from bluffdice.games.registry import register
+    from tests import toy_game
+
+    bad = dataclasses.replace(toy_game.SPEC, presenter="tests.toy_game.HighDiePresenter")
+    with pytest.raises(ValueError, match="is not 'module:name'"):
+        register(bad)
+    with pytest.raises(ValueError, match="is not a module name"):
+        register(dataclasses.replace(toy_game.SPEC, bots=("tests.toy_game:Keeper",)))
+    with pytest.raises(ValueError, match="has no 'Nothing'"):
+        from bluffdice.games.registry import plugin
+
+        plugin("tests.toy_game:Nothing")
+    assert "high-die" not in {spec.name for spec in games()}
+
+
+PLUGINS_PROBE = """
+import sys
+from bluffdice.games import parse_rules, games
+games()
+parse_rules("meyer")
+print(sorted(m for m in sys.modules if m.startswith(("bluffdice.terminal", "bluffdice.narration",
+      "bluffdice.review", "bluffdice.bots"))))
+"""
+
+
+def test_naming_a_game_imports_none_of_its_plug_ins() -> None:
+    done = subprocess.run([sys.executable, "-c", PLUGINS_PROBE], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

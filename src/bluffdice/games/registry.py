@@ -161,7 +161,21 @@ def register(spec: GameSpec) -> None:
     _add(spec)
 
 
+def _check_plugins(spec: GameSpec) -> None:
+    """Refuse a malformed plug-in path when the game is registered, not when a front end
+    first needs it (nothing is imported here: registering stays cheap)."""
+    paths = [p for p in (spec.narration, spec.rater, spec.presenter) if p]
+    for path in paths:
+        module, colon, name = path.partition(":")
+        if not (colon and module and name.isidentifier()):
+            raise ValueError(f"game {spec.name!r}: plug-in path {path!r} is not 'module:name'")
+    for module in spec.bots:
+        if ":" in module or not all(part.isidentifier() for part in module.split(".")):
+            raise ValueError(f"game {spec.name!r}: bot module {module!r} is not a module name")
+
+
 def _add(spec: GameSpec) -> None:
+    _check_plugins(spec)
     for name in (spec.name, *spec.aliases):
         if name in _NAMES and _NAMES[name] is not spec:
             raise ValueError(f"game name {name!r} is taken")
