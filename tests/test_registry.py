@@ -4,9 +4,11 @@ wrong one) until something else happened to import it."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +102,66 @@ def test_naming_a_game_imports_none_of_its_plug_ins() -> None:
     done = subprocess.run([sys.executable, "-c", PLUGINS_PROBE], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every bluffdice module and the bluffdice modules it imports, at the top or inside a
+    function (a deferred import is a dependency all the same)."""
+    modules = {}
+    for path in (SRC / "bluffdice").rglob("*.py"):
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def layer(module: str) -> str:
+    return module.split(".")[1] if "." in module else ""
+
+
+def test_no_inner_layer_imports_an_outer_one() -> None:
+    """The rules, the table and the bots know no front end; the server no CLI; the
+    Mäxchen protocol no tournament (a plug-in path on a GameSpec is a string, not an
+    import)."""
+    outer = {
+        "games": {"cli", "server", "terminal", "tournament", "narration", "review", "bots"},
+        "table": {"cli", "server", "terminal", "tournament"},
+        "bots": {"cli", "server", "terminal", "tournament"},
+        "narration": {"cli", "server", "terminal", "tournament"},
+        "review": {"cli", "server", "terminal", "tournament"},
+        "server": {"cli"},
+        "protocol": {"tournament", "cli"},
+    }
+    upward = [
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        for target in targets
+        if layer(target) in outer.get(layer(module), set())
+    ]
+    assert upward == []
+
+
+def test_no_two_modules_of_a_game_or_of_the_review_import_each_other() -> None:
+    graph = import_graph()
+    inside = [m for m in graph if layer(m) in ("games", "review", "narration", "terminal")]
+    for module in inside:
+        seen, todo = set(), list(graph[module])
+        while todo:
+            target = todo.pop()
+            if target == module:
+                raise AssertionError(f"{module} imports itself through {sorted(seen)}")
+            if target not in seen and layer(target) == layer(module):
+                seen.add(target)
+                todo.extend(graph[target])
