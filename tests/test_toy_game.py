@@ -156,3 +156,24 @@ def test_played_in_the_browser_hall(tmp_path: Path) -> None:
         assert review.status_code == 200, review.text
         rated = review.json()["ratings"]
         assert [r["choice"] for r in rated] in (["stay"], ["swap"])
+
+
+def test_a_game_without_plug_ins_still_plays_and_says_what_it_lacks() -> None:
+    """Only the rules registered: the review rates nothing, the words are the events'
+    fields, and `bluffdice play` names the games it can show instead."""
+    import dataclasses
+
+    from bluffdice.games.base import BluffdiceError
+
+    toy_game.unregister("high-die")
+    bare = dataclasses.replace(toy_game.SPEC, narration="", rater="", presenter="")
+    toy_game.register(bare)  # the fixture forgets it after the test
+    table = Table("high-die", 2, dice=seeded(4), names=["Ann", "Bob"])
+    rng = random.Random(1)
+    run_sync(table, [load_bot("coin", "high-die", rng), load_bot("keeper", "high-die", rng)])
+    review = review_game(table.record, 0)
+    assert review.ratings == [] and review.models == {}
+    said = words_for(table.rules).describe(table.log[-1].events[0], table.names, None)
+    assert said is not None and plain(said).startswith("high-die.decided ")
+    with pytest.raises(BluffdiceError, match="High die cannot be played in the terminal yet"):
+        presenter_for(table.rules)

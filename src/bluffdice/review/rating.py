@@ -103,8 +103,9 @@ class Rater:
     def rate(
         self, number: int, step: int, before: GameState, seat: int, action: Any
     ) -> Rating | None:
-        """The rating of `action` taken by `seat` in `before`; None: no decision."""
-        raise NotImplementedError
+        """The rating of `action` taken by `seat` in `before`; None: no decision (all
+        this base class says, so a game without a rater is walked, not rated)."""
+        return None
 
     def truth(self, before: GameState, rating: Rating, events: Sequence[Any]) -> None:
         """Add what the end of the round revealed (called with the move's own events)."""

@@ -18,10 +18,10 @@ from bluffdice.review.words import Phrase
 def rater_for(record: Record) -> Rater:
     """The rater the record's game registered (`GameSpec.rater`), made for its rules and
     table size; the base `Rater` (rates nothing) for a game without one."""
-    from bluffdice.games.registry import get_game, parse_rules, plugin
+    from bluffdice.games.registry import game_of, parse_rules, plugin
 
     rules = parse_rules(record.rules, game=record.game)
-    spec = get_game(record.game)
+    spec = game_of(rules)
     factory = plugin(spec.rater) if spec.rater else Rater
     rater: Rater = factory(rules, record.players)
     return rater
