@@ -24,7 +24,7 @@ def position(rules: Any, steps: list[str]) -> Any:
 
 def best(rules: Any, state: Any) -> str | None:
     seat = state.current_player
-    rating = LiarsDiceRater(rules).rate(1, 1, state, seat, state.view(seat).legal_actions[0])
+    rating = LiarsDiceRater(rules, 2).rate(1, 1, state, seat, state.view(seat).legal_actions[0])
     assert rating is not None
     return rating.best
 

@@ -20,7 +20,7 @@ from bluffdice.games.mia.actions import (
     Rolled,
     RoundStarted,
 )
-from bluffdice.terminal import PRESENTERS, presenter_for
+from bluffdice.terminal import presenter_for
 from bluffdice.terminal.mia import MiaPresenter
 from tests.conftest import script
 
@@ -182,11 +182,11 @@ def test_names_are_escaped_so_markup_in_them_prints_as_typed() -> None:
     assert render(line).strip() == "[bold]x[/] rolls."
 
 
-def test_every_game_with_a_presenter_is_a_registered_game() -> None:
-    from bluffdice.games import get_game
+def test_every_game_registers_a_presenter_of_its_own() -> None:
+    from bluffdice.games import games
 
-    for name in PRESENTERS:
-        assert get_game(name).name == name
+    for spec in games():
+        assert presenter_for(spec.default_rules()).game == spec.name
 
 
 def test_an_open_roll_against_mia_and_cheers_read_plainly() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bluffdice.cli.rules import ruleset_entry
+from bluffdice.games.catalogue import ruleset_entry
 from bluffdice.games.registry import games
 
 STATIC = Path(__file__).parent.parent / "src" / "bluffdice" / "server" / "static"

@@ -4,6 +4,9 @@ A bot sees exactly what a human at the table sees: its `view` (own dice if looke
 the public history, the legal actions). It may also receive the events it is allowed
 to see through `observe`, for bots that keep statistics.
 
+A game's built-in bots live in the modules its registration names (`GameSpec.bots`);
+importing them registers each `@register_bot` class for the games it plays.
+
 Installed packages add bots by name through the `bluffdice.bots` entry-point group: an
 entry `mybot = mypackage.bots:MyBot` makes `--bots mybot` (and `--opponents mybot`)
 play `MyBot` for each game in its `games`, in this process like a built-in bot (it is
@@ -65,6 +68,8 @@ def register_bot(cls: type[Bot]) -> type[Bot]:
 
 
 def available_bots(game: str = "mia") -> dict[str, type[Bot]]:
+    """Every bot that plays `game`, by name: the game's own (its `GameSpec.bots`
+    modules), and those of installed packages."""
     _load_builtins()
     return {name: cls for (g, name), cls in sorted(_REGISTRY.items()) if g == game}
 
@@ -113,22 +118,14 @@ def load_plugins(reload: bool = False) -> None:
             _REGISTRY[(game, name)] = cls
 
 
-_BUILTINS = (
-    "bluffdice.bots.random_bot",
-    "bluffdice.bots.mia_basic",
-    "bluffdice.bots.liars_dice_basic",
-    "bluffdice.bots.mia_characters",
-    "bluffdice.bots.mia_odds",
-    "bluffdice.bots.liars_dice",
-    "bluffdice.bots.cfr",
-    "bluffdice.bots.mia_shark",
-    "bluffdice.bots.liars_dice_bayes",
-)
-
-
 def _import_builtins() -> None:
-    for module in _BUILTINS:
-        importlib.import_module(module)
+    """Import the bot modules every registered game names (`GameSpec.bots`): their
+    `@register_bot` classes are the built-in bots."""
+    from bluffdice.games.registry import games
+
+    for spec in games():
+        for module in spec.bots:
+            importlib.import_module(module)
 
 
 def _load_builtins() -> None:

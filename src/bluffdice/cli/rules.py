@@ -1,7 +1,8 @@
 """`bluffdice rules`: the games and presets, or every option of one rule set.
 
-Everything shown is read from the rules classes' `option(...)` declarations, so a new
-rule field or preset appears here without touching this module.
+Everything shown is read from the rules classes' `option(...)` declarations (through
+`bluffdice.games.catalogue`, which the server's /api shares), so a new rule field or
+preset appears here without touching this module.
 """
 
 from __future__ import annotations
@@ -14,10 +15,7 @@ from bluffdice.cli.app import app, escape, out, rules_option
 from bluffdice.cli.play import players_text
 
 if TYPE_CHECKING:  # the games load when the command runs, not when the CLI starts
-    import dataclasses
-
     from bluffdice.games.registry import GameSpec
-    from bluffdice.games.rulestring import OptionInfo
 
 RULES_HELP = (
     "List the games and their presets, or explain every option of one rule set.\n\n"
@@ -39,6 +37,7 @@ def rules(
     json: Annotated[bool, typer.Option("--json", help="Print JSON and nothing else.")] = False,
 ) -> None:
     """The `rules` command; its help text is RULES_HELP."""
+    from bluffdice.games.catalogue import game_entry, ruleset_entry
     from bluffdice.games.registry import games
 
     if ruleset is None:
@@ -61,69 +60,6 @@ def print_json(data: Any) -> None:
     import msgspec
 
     typer.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
-
-
-def game_entry(spec: GameSpec) -> dict[str, Any]:
-    from bluffdice.games.registry import rules_string
-
-    return {
-        "name": spec.name,
-        "title": spec.title,
-        "aliases": list(spec.aliases),
-        "summary": spec.summary,
-        "players": [spec.min_players, spec.max_players],
-        "default": rules_string(spec.default_rules()),
-        "presets": [
-            {
-                "name": name,
-                "rules": rules_string(preset),
-                "description": spec.preset_docs.get(name, ""),
-            }
-            for name, preset in spec.presets.items()
-        ],
-    }
-
-
-def option_entry(info: OptionInfo, value: Any, default: Any) -> dict[str, Any]:
-    from bluffdice.games.rulestring import allowed_text
-
-    return {
-        "key": info.key,
-        "value": value,
-        "default": default,
-        "changed": value != default,
-        "meaning": info.doc,
-        "allowed": allowed_text(info, default),
-        "choices": dict(info.choice_docs),
-        "minimum": info.minimum,
-        "maximum": info.maximum,
-    }
-
-
-def ruleset_entry(chosen: Any) -> dict[str, Any]:
-    from bluffdice.games.registry import game_of, preset_name, rules_string
-    from bluffdice.games.rulestring import option_infos
-
-    spec = game_of(chosen)
-    default = spec.default_rules()
-    names = {f.metadata["bluffdice"]["key"] or f.name: f.name for f in option_fields(chosen)}
-    options = [
-        option_entry(info, getattr(chosen, names[key]), getattr(default, names[key]))
-        for key, info in option_infos(type(chosen)).items()
-    ]
-    return {
-        "game": spec.name,
-        "title": spec.title,
-        "rules": rules_string(chosen),
-        "preset": preset_name(chosen),
-        "options": options,
-    }
-
-
-def option_fields(chosen: Any) -> list[dataclasses.Field[Any]]:
-    import dataclasses
-
-    return [f for f in dataclasses.fields(chosen) if "bluffdice" in f.metadata]
 
 
 def show_games(specs: list[GameSpec]) -> None:

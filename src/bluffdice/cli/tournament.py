@@ -38,10 +38,10 @@ from bluffdice.store.location import sqlite_path
 if TYPE_CHECKING:  # the tournament machinery (openskill, SQLAlchemy) loads when it runs
     from rich.table import Table
 
+    from bluffdice.stats import BotLine, Standings
     from bluffdice.store import Store
     from bluffdice.tournament.play import GameResult
     from bluffdice.tournament.runner import TournamentConfig
-    from bluffdice.tournament.stats import BotLine, Standings
 
 AUTO_WORKERS_FROM = 400
 """Below this many games one process is faster than starting a pool."""

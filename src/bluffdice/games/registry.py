@@ -3,6 +3,12 @@
 `parse_rules("meyer(lives=3)")` finds the preset or game the name stands for, then
 applies the options.
 
+A game's plug-ins for the outer layers (its words, review rater, terminal presenter and
+bots) are named on its `GameSpec` as dotted paths (`"bluffdice.narration.mia:MiaWords"`),
+one way for every game: each front end resolves the path it needs with `plugin(...)` when
+it needs it. The spec names outer modules without importing them, so this layer never
+depends on the layers above it, and naming a game never imports its presenter or bots.
+
 The built-in games are registered lazily: `BUILTIN` names each game's module with the
 names and presets it answers to, and a game's module is imported (and its `SPEC`
 registered) the first time one of its names is used. `bluffdice odds mia` then never pays
@@ -42,9 +48,33 @@ class GameSpec:
     wire_types: tuple[type, ...] = ()
     """Every action, chance outcome, event and view struct of the game, each with a tag
     of its own: what the wire format decodes without knowing the game in advance."""
+    narration: str = ""
+    """`"module:factory"`: factory(rules) gives the game's words, a
+    `bluffdice.narration.Describer`. Empty: events are described by their fields."""
+    rater: str = ""
+    """`"module:factory"`: factory(rules, players) gives the `bluffdice.review.Rater` that
+    rates a seat's decisions. Empty: a review lists the moves without rating them."""
+    presenter: str = ""
+    """`"module:factory"`: factory(rules) gives the `bluffdice.terminal.Presenter` that
+    shows the game in the terminal. Empty: `bluffdice play` says the game has none."""
+    bots: tuple[str, ...] = ()
+    """Modules whose import registers the game's bots (`@register_bot`), read by
+    `bluffdice.bots.available_bots`. The random bot plays every game without one."""
 
     def default_rules(self) -> Any:
         return self.rules_cls()
+
+
+def plugin(path: str) -> Any:
+    """The object a `GameSpec` plug-in path names: `"package.module:name"` imports the
+    module and returns its attribute `name`."""
+    module, colon, name = path.partition(":")
+    if not colon or not module or not name:
+        raise ValueError(f"plug-in path {path!r} is not of the form 'package.module:name'")
+    found = getattr(importlib.import_module(module), name, None)
+    if found is None:
+        raise ValueError(f"plug-in path {path!r}: module {module} has no {name!r}")
+    return found
 
 
 def tagged_structs(*modules: Any) -> tuple[type, ...]:
@@ -131,7 +161,21 @@ def register(spec: GameSpec) -> None:
     _add(spec)
 
 
+def _check_plugins(spec: GameSpec) -> None:
+    """Refuse a malformed plug-in path when the game is registered, not when a front end
+    first needs it (nothing is imported here: registering stays cheap)."""
+    paths = [p for p in (spec.narration, spec.rater, spec.presenter) if p]
+    for path in paths:
+        module, colon, name = path.partition(":")
+        if not (colon and module and name.isidentifier()):
+            raise ValueError(f"game {spec.name!r}: plug-in path {path!r} is not 'module:name'")
+    for module in spec.bots:
+        if ":" in module or not all(part.isidentifier() for part in module.split(".")):
+            raise ValueError(f"game {spec.name!r}: bot module {module!r} is not a module name")
+
+
 def _add(spec: GameSpec) -> None:
+    _check_plugins(spec)
     for name in (spec.name, *spec.aliases):
         if name in _NAMES and _NAMES[name] is not spec:
             raise ValueError(f"game name {name!r} is taken")

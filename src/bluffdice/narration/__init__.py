@@ -1,12 +1,16 @@
-"""The words every front end uses for what happens at a table (see `words`)."""
+"""The words every front end uses for what happens at a table (see `words`).
+
+A game's words are named on its registration (`GameSpec.narration`) and imported the
+first time a table of that game is described.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bluffdice.games.base import Event
-from bluffdice.games.registry import game_of
+from bluffdice.games.registry import game_of, plugin
 from bluffdice.narration.words import Line, Part, Words, line, plain, plural
 
 
@@ -14,18 +18,14 @@ class Describer(Protocol):
     def describe(self, event: Event, names: Sequence[str], viewer: int | None) -> Line | None: ...
 
 
-_WORDS: dict[str, Callable[[Any], Describer]] = {}
-
-
-def register_words(game: str, factory: Callable[[Any], Describer]) -> None:
-    """Give a game its words (a game without them is described by its event fields)."""
-    _WORDS[game] = factory
-
-
 def words_for(rules: Any) -> Describer:
-    """The describer of a rule set's game."""
-    factory = _WORDS.get(game_of(rules).name)
-    return factory(rules) if factory is not None else _Plain()
+    """The describer of a rule set's game: the words its registration names, else the
+    events' own fields."""
+    path = game_of(rules).narration
+    if not path:
+        return _Plain()
+    words: Describer = plugin(path)(rules)
+    return words
 
 
 class _Plain(Words):
@@ -46,19 +46,5 @@ __all__ = [
     "line",
     "plain",
     "plural",
-    "register_words",
     "words_for",
 ]
-
-
-def _register_builtins() -> None:
-    from bluffdice.narration.common_hand import CommonHandWords
-    from bluffdice.narration.liars_dice import LiarsDiceWords
-    from bluffdice.narration.mia import MiaWords
-
-    register_words("mia", MiaWords)
-    register_words("liars-dice", LiarsDiceWords)
-    register_words("common-hand", CommonHandWords)
-
-
-_register_builtins()

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from bluffdice.tournament.stats import Z95, wilson
+from bluffdice.stats import Z95, wilson
 
 
 class RoundLike(Protocol):

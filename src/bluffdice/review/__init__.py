@@ -6,6 +6,7 @@ player knew), then adds the revealed truth. The result is plain data (`Review.to
 for the terminal, `--json` and web pages alike.
 """
 
-from bluffdice.review.walk import Rating, Review, review_game
+from bluffdice.review.rating import Rater, Rating, Review
+from bluffdice.review.walk import review_game
 
-__all__ = ["Rating", "Review", "review_game"]
+__all__ = ["Rater", "Rating", "Review", "review_game"]

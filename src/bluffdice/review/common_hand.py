@@ -20,7 +20,7 @@ from typing import Any
 
 from bluffdice.games.common_hand.actions import Challenge, Claim, Reroll, Revealed
 from bluffdice.games.common_hand.hands import HandKey, hand_key, hand_text
-from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.rating import Rater, Rating
 from bluffdice.review.words import Phrase, poker_hand
 
 UNIFORM = Phrase("rv.model.poker")
@@ -60,8 +60,8 @@ def p_reroll_beats(
 
 
 class CommonHandRater(Rater):
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules
+    def __init__(self, rules: Any, players: int) -> None:
+        super().__init__(rules, players)
         self.models = {UNIFORM: UNIFORM_TEXT}
 
     def rate(self, number: int, step: int, before: Any, seat: int, action: Any) -> Rating | None:

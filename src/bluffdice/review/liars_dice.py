@@ -26,7 +26,7 @@ from typing import Any
 
 from bluffdice.games.liars_dice.actions import Bid, Challenge, Revealed
 from bluffdice.odds.binomial import die_probability, matches
-from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.rating import Rater, Rating
 from bluffdice.review.words import Phrase, spoken_bid
 
 BINOMIAL = Phrase("rv.model.binomial")
@@ -91,8 +91,8 @@ class BidModel:
 
 
 class LiarsDiceRater(Rater):
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules
+    def __init__(self, rules: Any, players: int) -> None:
+        super().__init__(rules, players)
         self.models = {BINOMIAL: BINOMIAL_TEXT}
 
     def rate(self, number: int, step: int, before: Any, seat: int, action: Any) -> Rating | None:

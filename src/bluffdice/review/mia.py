@@ -29,7 +29,7 @@ from bluffdice.odds.mia import (
     p_beat,
     roll_distribution,
 )
-from bluffdice.review.walk import Rater, Rating
+from bluffdice.review.rating import Rater, Rating
 from bluffdice.review.words import Phrase, Term, mia_value
 
 ODDS_MODEL = Phrase("rv.model.odds")
@@ -42,10 +42,10 @@ def _float(x: Fraction) -> float:
 
 class MiaRater(Rater):
     def __init__(self, rules: MiaRules, players: int) -> None:
-        self.rules = rules
-        self.players = players
+        super().__init__(rules, players)
+        self.rules: MiaRules = rules
         self.policy, self.policy_name = _shipped_policy(rules)
-        self.models: dict[str, str] = {ODDS_MODEL: ODDS_MODEL_TEXT}
+        self.models = {ODDS_MODEL: ODDS_MODEL_TEXT}
         if self.policy is not None:
             from bluffdice.solve.problems import mia_spec_from_json
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bluffdice.review.walk import MARK_DUBIOUS, MARK_MISTAKE, Review
+from bluffdice.review.rating import MARK_DUBIOUS, MARK_MISTAKE, Review
 
 
 def cost_figure(review: Review) -> Any:

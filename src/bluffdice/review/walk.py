@@ -1,124 +1,29 @@
-"""The walk over a game and the data a review is made of; the games rate the moves."""
+"""The walk over a game: every decision of one seat handed to the game's rater.
+
+The rater comes from the game's registration (`GameSpec.rater`, resolved when a review
+is asked for); the walk imports no game's rater, so a new game brings its own.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bluffdice.games.base import CHANCE, GameState
 from bluffdice.games.record import Record
-from bluffdice.review.words import Phrase, said
-
-MARK_DUBIOUS = 0.05
-MARK_MISTAKE = 0.2
-"""Expected loss (lives or dice) above the best choice that earns "?" and "??"."""
-
-
-@dataclass
-class Rating:
-    """One decision of the reviewed player, rated from what they knew at the time.
-
-    `options` maps each answer the model weighs to the player's expected loss (lives,
-    dice, or the rule set's own penalty unit); `cost` is the chosen option's loss above
-    the cheapest (None when the model does not cover the move). `equilibrium` is the
-    solved policy's distribution over actions at this spot, when a policy covers it.
-    """
-
-    number: int
-    step: int
-    round: int
-    kind: str
-    situation: str
-    choice: str
-    knew: str
-    truth: str | None = None
-    figures: dict[str, float] = field(default_factory=dict)
-    options: dict[str, float] = field(default_factory=dict)
-    best: str | None = None
-    cost: float | None = None
-    model: str = Phrase("rv.model.none")
-    equilibrium: dict[str, float] | None = None
-    equilibrium_choice: float | None = None
-    note: str = ""
-
-    @property
-    def mark(self) -> str:
-        if self.cost is None or self.cost <= MARK_DUBIOUS:
-            return ""
-        return "??" if self.cost > MARK_MISTAKE else "?"
-
-
-@dataclass
-class Review:
-    """A whole review: who played what, every rated decision, the models, a summary."""
-
-    game: str
-    rules: str
-    names: list[str]
-    seat: int
-    ratings: list[Rating]
-    models: dict[str, str]
-    result: str
-    summary: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        for rating, row in zip(self.ratings, data["ratings"], strict=True):
-            row["mark"] = rating.mark
-            # the page's words: each sentence's template and parameters (see review.words)
-            row["said"] = {
-                name: said(value) for name, value in row.items() if isinstance(value, Phrase)
-            }
-            for name in row["said"]:
-                row[name] = str(row[name])
-        data["models"] = {str(name): str(about) for name, about in self.models.items()}
-        data["models_said"] = models_said(self.models)
-        return data
-
-
-def models_said(models: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """Each model's name and description as the page reads them (see review.words)."""
-    return {str(name): {"name": said(name), "about": said(about)} for name, about in models.items()}
-
-
-class Rater:
-    """Rates one game's decisions; each game has its own (see `rater_for`)."""
-
-    models: dict[str, str]
-    names: list[str]
-
-    def rate(
-        self, number: int, step: int, before: GameState, seat: int, action: Any
-    ) -> Rating | None:
-        """The rating of `action` taken by `seat` in `before`; None: no decision."""
-        raise NotImplementedError
-
-    def truth(self, before: GameState, rating: Rating, events: Sequence[Any]) -> None:
-        """Add what the end of the round revealed (called with the move's own events)."""
-
-    def summary(self, ratings: list[Rating]) -> dict[str, Any]:
-        return {}
+from bluffdice.review.rating import Rater, Rating, Review
+from bluffdice.review.words import Phrase
 
 
 def rater_for(record: Record) -> Rater:
-    from bluffdice.games.registry import parse_rules
+    """The rater the record's game registered (`GameSpec.rater`), made for its rules and
+    table size; the base `Rater` (rates nothing) for a game without one."""
+    from bluffdice.games.registry import game_of, parse_rules, plugin
 
     rules = parse_rules(record.rules, game=record.game)
-    if record.game == "mia":
-        from bluffdice.review.mia import MiaRater
-
-        return MiaRater(rules, record.players)
-    if record.game == "liars-dice":
-        from bluffdice.review.liars_dice import LiarsDiceRater
-
-        return LiarsDiceRater(rules)
-    if record.game == "common-hand":
-        from bluffdice.review.common_hand import CommonHandRater
-
-        return CommonHandRater(rules)
-    rater = Rater()
-    rater.models = {}
+    spec = game_of(rules)
+    factory = plugin(spec.rater) if spec.rater else Rater
+    rater: Rater = factory(rules, record.players)
     return rater
 
 

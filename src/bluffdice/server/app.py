@@ -236,7 +236,7 @@ def create_app(
         return page_response(request, "index.html")
 
     async def api_games(request: Request) -> Response:
-        from bluffdice.cli.rules import game_entry, ruleset_entry
+        from bluffdice.games.catalogue import game_entry, ruleset_entry
 
         listing = []
         for spec in games():
@@ -250,7 +250,7 @@ def create_app(
         return MsgspecResponse({"games": listing})
 
     async def api_rules(request: Request) -> Response:
-        from bluffdice.cli.rules import ruleset_entry
+        from bluffdice.games.catalogue import ruleset_entry
 
         try:
             return MsgspecResponse(

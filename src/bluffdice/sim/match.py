@@ -61,7 +61,7 @@ class MatchReport:
     """Per bot: None when it has a table form here, else why it is played by the engine."""
 
     def standings(self) -> list[dict[str, Any]]:
-        from bluffdice.tournament.stats import wilson
+        from bluffdice.stats import wilson
 
         rows = []
         for bot in self.bots:

@@ -3,7 +3,7 @@
 The terminal session (`bluffdice play`) is game-agnostic: it asks the game's presenter to
 draw the table from a view, to describe events in words, to say what can be typed and to
 read what the player typed. A new game gets terminal play by writing one presenter and
-adding its factory to `bluffdice.terminal.PRESENTERS`.
+naming its factory on the game's registration (`GameSpec.presenter`).
 
 A presenter is made for one rule set (`PresenterFactory`), because the words depend on
 the rules: a lost round costs a life, a sip or a point. Strings it returns are Rich

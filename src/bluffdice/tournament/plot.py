@@ -8,7 +8,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from bluffdice.plotting import save_figure
-from bluffdice.tournament.stats import BotLine
+from bluffdice.stats import BotLine
 
 
 def plot_standings(

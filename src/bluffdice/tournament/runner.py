@@ -20,10 +20,10 @@ from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
 from bluffdice.protocol.specs import bot_command
 from bluffdice.sandbox import require
+from bluffdice.stats import Standings
 from bluffdice.tournament.executors import Executor, ProcessExecutor, SerialExecutor
 from bluffdice.tournament.play import GameJob, GameResult
 from bluffdice.tournament.seating import game_seed, lineup
-from bluffdice.tournament.stats import Standings
 
 MAX_GAMES = 10_000_000
 ON_BOT_ERROR = ("forfeit", "stop")

@@ -62,6 +62,13 @@ SPEC = GameSpec(
     max_players=PLAYERS,
     summary="two players, five poker dice each: name ever higher hands, reroll, or call liar",
     wire_types=tagged_structs(actions, state),
+    narration="bluffdice.narration.common_hand:CommonHandWords",
+    rater="bluffdice.review.common_hand:CommonHandRater",
+    presenter="bluffdice.terminal.common_hand:CommonHandPresenter",
+    bots=(
+        "bluffdice.bots.random_bot",
+        "bluffdice.bots.liars_dice_basic",
+    ),
 )
 
 __all__ = [

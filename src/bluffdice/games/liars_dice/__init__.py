@@ -57,6 +57,16 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     summary="a cup of dice each; bid how many of a face lie under all cups, or call liar",
     wire_types=tagged_structs(actions, state),
+    narration="bluffdice.narration.liars_dice:LiarsDiceWords",
+    rater="bluffdice.review.liars_dice:LiarsDiceRater",
+    presenter="bluffdice.terminal.liars_dice:LiarsDicePresenter",
+    bots=(
+        "bluffdice.bots.random_bot",
+        "bluffdice.bots.liars_dice_basic",
+        "bluffdice.bots.liars_dice",
+        "bluffdice.bots.cfr",
+        "bluffdice.bots.liars_dice_bayes",
+    ),
 )
 
 __all__ = [

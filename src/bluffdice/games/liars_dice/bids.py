@@ -1,6 +1,8 @@
 """Which bid may follow which: the raise rules, wild faces and the ones conversion.
 
-A `BidLadder` belongs to one rule set (`rules.ladder`). It interns every `Bid`, and keeps
+A `BidLadder` belongs to one rule set (`rules.ladder`). It reads only the bidding fields
+of the rules (`BiddingRules`), so this module does not import `rules.py`: the rules make
+their ladder, never the other way round. It interns every `Bid`, and keeps
 the legal actions of each (dice in play, last bid, palifico) situation in a table the first
 time it is asked, so `legal_actions` and the legality test in `apply` are dictionary
 look-ups on the hot path of the solver and the simulator. A table also remembers, per
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from numbers import Integral
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import msgspec
 
@@ -26,8 +28,22 @@ from bluffdice.games.liars_dice.actions import (
     face_plural,
 )
 
-if TYPE_CHECKING:
-    from bluffdice.games.liars_dice.rules import LiarsDiceRules
+
+class BiddingRules(Protocol):
+    """The options of a rule set that decide which bid may follow which
+    (`LiarsDiceRules` has them)."""
+
+    @property
+    def faces(self) -> int: ...
+    @property
+    def wild(self) -> str: ...
+    @property
+    def raise_rule(self) -> str: ...
+    @property
+    def ones_bids(self) -> bool: ...
+    @property
+    def calza(self) -> bool: ...
+
 
 _CHALLENGE = Challenge()
 _CALZA = Calza()
@@ -84,7 +100,7 @@ def whole_numbers(bid: Bid) -> bool:
 class BidLadder:
     """The bidding rules of one rule set, with tables built on first use."""
 
-    def __init__(self, rules: LiarsDiceRules) -> None:
+    def __init__(self, rules: BiddingRules) -> None:
         self.rules = rules
         self.faces = rules.faces
         self._bids: dict[tuple[int, int], Bid] = {}

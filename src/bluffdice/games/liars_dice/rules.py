@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from bluffdice.games.base import RuleError, Scoring
+from bluffdice.games.liars_dice.bids import BidLadder
 from bluffdice.games.liars_dice.dice import RulesValue
 from bluffdice.games.rulestring import option
-
-if TYPE_CHECKING:
-    from bluffdice.games.liars_dice.bids import BidLadder
 
 RAISE_RULES: dict[str, str] = {
     "reset-face": "a higher quantity of any face, or the same quantity of a higher face "
@@ -87,8 +85,6 @@ class LiarsDiceRules(RulesValue):
     @cached_property
     def ladder(self) -> BidLadder:
         """The precomputed bid tables of this rule set (see `bids.py`)."""
-        from bluffdice.games.liars_dice.bids import BidLadder
-
         return BidLadder(self)
 
 

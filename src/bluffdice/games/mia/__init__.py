@@ -43,6 +43,17 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     summary="two dice under a cup, announce ever higher values, lie if you must",
     wire_types=tagged_structs(actions, state),
+    narration="bluffdice.narration.mia:MiaWords",
+    rater="bluffdice.review.mia:MiaRater",
+    presenter="bluffdice.terminal.mia:MiaPresenter",
+    bots=(
+        "bluffdice.bots.random_bot",
+        "bluffdice.bots.mia_basic",
+        "bluffdice.bots.mia_characters",
+        "bluffdice.bots.mia_odds",
+        "bluffdice.bots.cfr",
+        "bluffdice.bots.mia_shark",
+    ),
 )
 
 __all__ = [

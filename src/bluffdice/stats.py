@@ -1,19 +1,22 @@
-"""Tournament tables: counts, win rates with Wilson intervals, openskill ratings.
+"""Statistics of played games: Wilson intervals, and standings tables with openskill ratings.
+
+Tournaments and the Mäxchen contest's standings both count with these; the module sits
+below both and imports neither (`Standings.add` takes anything shaped like a game result).
 
 Results must be added in game order: openskill updates ratings one game at a time, so
-the order is part of the result. The runner guarantees it whatever the workers do.
+the order is part of the result. The tournament runner guarantees it whatever the
+workers do.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from openskill.models import PlackettLuce
-
-from bluffdice.tournament.play import GameResult
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95 % interval."""
@@ -34,6 +37,39 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return (low, high)
+
+
+class SeatFaultLike(Protocol):
+    """A seat's failure in one game, as a game result lists it (`table.host.Fault`)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+
+class ScoredGame(Protocol):
+    """What `Standings.add` reads of one game (`tournament.play.GameResult` has it): the
+    per-seat outcome, the faults, and the index and seed that replay it."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def winners(self) -> Sequence[int]: ...
+    @property
+    def losers(self) -> Sequence[int]: ...
+    @property
+    def places(self) -> Sequence[int]: ...
+    @property
+    def lives(self) -> Sequence[int]: ...
+    @property
+    def score(self) -> Sequence[int]: ...
+    @property
+    def faults(self) -> Sequence[SeatFaultLike]: ...
 
 
 class BotLine(msgspec.Struct):
@@ -111,7 +147,7 @@ class Standings:
             self._tallies[name] = _Tally()
             self._ratings[name] = self.model.rating(name=name)
 
-    def add(self, result: GameResult, names: tuple[str, ...]) -> None:
+    def add(self, result: ScoredGame, names: tuple[str, ...]) -> None:
         """Count one game; `names` are the bot names in seat order."""
         self.games += 1
         for seat, name in enumerate(names):
