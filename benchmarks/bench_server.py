@@ -42,7 +42,7 @@ import msgspec
 
 from bluffdice.errors import BluffdiceError
 from bluffdice.plotting import check_plot_path, save_figure
-from bluffdice.server.hall import BURST, RATE
+from bluffdice.server.connections import BURST, RATE
 
 RULES = "mia(lives=99)"
 """Long games: no table finishes while it is measured."""

@@ -37,9 +37,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
-from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
+from bluffdice.server.connections import MAX_MESSAGE, Connection
+from bluffdice.server.hall import Hall
 from bluffdice.server.limits import Limits
 from bluffdice.server.pages import page_response
+from bluffdice.server.refusals import HallError
+from bluffdice.server.tables import LiveTable
 from bluffdice.store.tables import TableStore
 
 if TYPE_CHECKING:  # loads with `serve --maexchen` only

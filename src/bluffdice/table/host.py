@@ -250,6 +250,7 @@ class Host:
             prompt = None
             if self.turns:
                 prompt = table.prompt()
+                assert prompt is not None
                 for turn in self.turns:
                     turn(prompt)
                 if self._closed:
