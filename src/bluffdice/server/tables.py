@@ -379,9 +379,8 @@ class LiveTable:
     def _seat(self, index: int) -> Seat:
         """Seat `index` as the host drives it: a house bot, or a person's browser."""
         spec = self.seats[index]
-        if spec.kind == "bot" and spec.bot is not None:
-            bot = load_bot(spec.bot, game_name(self.rules))
-            return HouseBot(bot, self.id, index)
+        if spec.kind == "bot" and spec.bot is not None and self.table is not None:
+            return HouseBot(load_bot(spec.bot, self.table.spec.name), self.id, index)
         return BrowserSeat(index, self.connections)
 
     def _timers(self) -> Timers:
