@@ -26,7 +26,10 @@ MIN_LIMIT, MAX_LIMIT = 1.0, 3600.0
 
 
 class Lobby:
-    """The lobby side of `Hall`: creating, listing, replaying and reviewing tables."""
+    """The lobby side of `Hall`: creating, listing, replaying and reviewing tables.
+
+    A base class of `Hall`, never made on its own: the attributes annotated here are the
+    hall's, set in `Hall.__init__`."""
 
     store: TableStore | None
     limits: Limits

@@ -33,7 +33,10 @@ older ones live in the store."""
 
 
 class Persistence:
-    """The store side of `Hall`: group commit at the end of each turn, and resuming."""
+    """The store side of `Hall`: group commit at the end of each turn, and resuming.
+
+    A base class of `Hall`, never made on its own: the attributes annotated here are the
+    hall's, set in `Hall.__init__`."""
 
     store: TableStore | None
     limits: Limits
