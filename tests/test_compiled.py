@@ -40,7 +40,8 @@ def compiled_modules() -> list[str]:
 def test_the_hook_is_off_unless_asked_for() -> None:
     assert mypyc_hook()["enable-by-default"] is False  # `pip install -e .` needs no compiler
     assert compiled_modules() == [
-        "bluffdice.server.hall",
+        "bluffdice.server.connections",
+        "bluffdice.server.tables",
         "bluffdice.table.table",
     ]
 

@@ -256,3 +256,33 @@ def test_a_seat_fault_while_sitting_down_forfeits_before_the_first_move() -> Non
     host.run()
     assert [(f.seat, f.kind) for f in host.faults] == [(0, "crash")]
     assert not [e for e in table.log if e.actor == 0]
+
+
+def test_each_turn_is_announced_before_its_seat_is_asked() -> None:
+    table = Table("classic", 2, dice=seeded(3))
+    told: list[tuple[str, int, int]] = []
+
+    class Noting(Recorder):
+        def move(self, prompt: Prompt) -> Move:
+            told.append(("asked", prompt.seat, prompt.state_id))
+            return super().move(prompt)
+
+    host = Host(table, [Noting(odds(1)), Noting(odds(2))])
+    host.turns.append(lambda prompt: told.append(("turn", prompt.seat, prompt.state_id)))
+    host.run()
+    assert told and len(told) % 2 == 0
+    for turn, asked in zip(told[::2], told[1::2], strict=True):
+        assert turn[0] == "turn" and asked[0] == "asked" and turn[1:] == asked[1:]
+
+
+def test_a_host_closed_when_a_turn_begins_asks_nobody_and_does_not_end() -> None:
+    table = Table("classic", 2, dice=seeded(3))
+    seats = [Silent(), Silent()]
+    host = Host(table, seats)
+    ended: list[Host] = []
+    host.ended.append(ended.append)
+    host.turns.append(lambda prompt: host.close())
+    host.start()
+    assert not seats[0].asked and not seats[1].asked
+    assert not ended and not host.over and not table.over
+    assert table.listeners == []

@@ -23,8 +23,9 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from bluffdice.server import Connection, Hall, create_app  # noqa: E402
-from bluffdice.server.hall import MAX_MESSAGE, HallError, clean_name  # noqa: E402
+from bluffdice.server.connections import MAX_MESSAGE  # noqa: E402
 from bluffdice.server.limits import Limits  # noqa: E402
+from bluffdice.server.refusals import HallError, clean_name  # noqa: E402
 from bluffdice.store import Store  # noqa: E402
 from bluffdice.store.tables import TableStore, WebStepRow, WebTableRow  # noqa: E402
 from bluffdice.table import seeded  # noqa: E402

@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from bluffdice.server.hall import BURST, STRIKES
+from bluffdice.server.connections import BURST, STRIKES
 from tests.server_support import Msg, Seat, serving
 
 

@@ -162,7 +162,7 @@ def test_the_halls_refusals_and_the_websockets_codes_have_their_words() -> None:
     translated; every refusal and error code the websocket sends has its words."""
     from typing import get_args
 
-    from bluffdice.server.hall import REFUSALS
+    from bluffdice.server.refusals import REFUSALS
     from bluffdice.table.wire import RefusalCode
 
     en = CATALOGUE["en"]

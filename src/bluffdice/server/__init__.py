@@ -5,6 +5,9 @@ plain HTML, CSS and JavaScript modules in `static/`, with no build step and no C
 """
 
 from bluffdice.server.app import create_app
-from bluffdice.server.hall import Connection, Hall, HallError, LiveTable
+from bluffdice.server.connections import Connection
+from bluffdice.server.hall import Hall
+from bluffdice.server.refusals import HallError
+from bluffdice.server.tables import LiveTable
 
 __all__ = ["Connection", "Hall", "HallError", "LiveTable", "create_app"]

@@ -2,10 +2,12 @@
 
 Routes: `/`, `/t/{id}` and `/replay/{id}` serve the one page (it reads its path);
 `/api/...` is JSON for the lobby, replays and fair records (`/api/tables/{id}/fair`,
-what `bluffdice verify URL` reads); `/ws/{id}` is a table's websocket. The
-first websocket message is `{"type": "hello", "token": ...}` (the token is sent as a
-message, not in the URL, so it never lands in an access log); without a token (or with
-a wrong one) the connection watches as a spectator.
+what `bluffdice verify URL` reads); `/ws/{id}` is a table's websocket (`TableSocket`).
+Each group of routes is made by a function of its own (`page_routes`, `lobby_routes`,
+`seat_routes`, `result_routes`). The first websocket message is `{"type": "hello",
+"token": ...}` (the token is sent as a message, not in the URL, so it never lands in an
+access log); without a token (or with a wrong one) the connection watches as a
+spectator.
 
 Every response carries the security headers of `SECURITY_HEADERS`; request bodies over
 `Limits.body_bytes` are refused with 413 (`BodyLimit`); websockets are capped per address
@@ -37,9 +39,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import games, parse_rules
-from bluffdice.server.hall import MAX_MESSAGE, Connection, Hall, HallError, LiveTable
-from bluffdice.server.limits import Limits
+from bluffdice.server.connections import MAX_MESSAGE, Connection
+from bluffdice.server.hall import Hall
 from bluffdice.server.pages import page_response
+from bluffdice.server.refusals import HallError
+from bluffdice.server.tables import LiveTable
 from bluffdice.store.tables import TableStore
 
 if TYPE_CHECKING:  # loads with `serve --maexchen` only
@@ -200,11 +204,37 @@ def create_app(
     page's own host), e.g. a reverse proxy's public address. With `scoreboard`, its
     Mäxchen contest runs in the server's loop and `/scoreboard` shows it."""
     hall = hall if hall is not None else Hall(store)
-    limits: Limits = hall.limits
-    allowed = {o.rstrip("/").lower() for o in origins}
-    reviews = ReviewQueue(hall)
-    sockets_from: Counter[str] = Counter()
-    """Open table websockets per client address."""
+    routes = [
+        *page_routes(),
+        *lobby_routes(hall),
+        *seat_routes(hall),
+        *result_routes(hall),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    lifespan = hall_lifespan(hall, store)
+    if scoreboard is not None:
+        from bluffdice.server import scoreboard as board
+
+        routes[:0] = board.routes(scoreboard)
+        lifespan = board.with_contest(lifespan, scoreboard)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(BodyLimit, limit=hall.limits.body_bytes),
+            Middleware(TableSockets, endpoint=TableSocket(hall, origins)),
+        ],
+    )
+    app.state.hall = hall
+    return app
+
+
+Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
+
+
+def hall_lifespan(hall: Hall, store: TableStore | None) -> Lifespan:
+    """Start: resume the stored tables lazily, sweep expired tables every SWEEP_SECONDS,
+    checkpoint the store in the background, tune the collector; stop: close the hall."""
 
     async def sweep() -> None:
         while True:
@@ -232,6 +262,12 @@ def create_app(
             if store is not None:
                 store.stop_checkpoints()
 
+    return lifespan
+
+
+def page_routes() -> list[Route]:
+    """The one page (it reads its path), the games with their bots, a rule string read."""
+
     async def page(request: Request) -> Response:
         return page_response(request, "index.html")
 
@@ -258,6 +294,18 @@ def create_app(
             )
         except BluffdiceError as exc:
             return error(exc)
+
+    return [
+        Route("/", page),
+        Route("/t/{id}", page),
+        Route("/replay/{id}", page),
+        Route("/api/games", api_games),
+        Route("/api/rules", api_rules),
+    ]
+
+
+def lobby_routes(hall: Hall) -> list[Route]:
+    """The lobby: the listing, a new table, one table's info, taking a seat."""
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
@@ -288,6 +336,17 @@ def create_app(
         except HallError as exc:
             return error(exc)
         return MsgspecResponse({"id": live.id, "seat": number, "token": token})
+
+    return [
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/{id}", api_table),
+        Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+    ]
+
+
+def seat_routes(hall: Hall) -> list[Route]:
+    """A seated player's requests besides moves: leave, give a seed; the creator's
+    hand-over of a seat."""
 
     async def api_leave(request: Request) -> Response:
         body = await _json(request)
@@ -321,6 +380,17 @@ def create_app(
             return error(exc)
         return MsgspecResponse({"ok": True})
 
+    return [
+        Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
+        Route("/api/tables/{id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{id}/hand", api_hand_over, methods=["POST"]),
+    ]
+
+
+def result_routes(hall: Hall) -> list[Route]:
+    """Finished games: the fair record, the replay, the review."""
+    reviews = ReviewQueue(hall)
+
     async def api_fair(request: Request) -> Response:
         """The fair record of a finished game: what `bluffdice verify URL` reads."""
         try:
@@ -346,32 +416,49 @@ def create_app(
         except HallError as exc:
             return error(exc, 404)
 
-    def origin_ok(websocket: WebSocket) -> bool:
+    return [
+        Route("/api/tables/{id}/fair", api_fair),
+        Route("/api/replays/{id}", api_replay),
+        Route("/api/replays/{id}/review", api_review),
+    ]
+
+
+class TableSocket:
+    """The `/ws/{id}` endpoint: a plain ASGI app, so frames go to `send` directly, not
+    through the state checks and wrappers Starlette puts around each message of a
+    function endpoint. Websockets are capped per address and per table."""
+
+    def __init__(self, hall: Hall, origins: Sequence[str]) -> None:
+        self.hall = hall
+        self.allowed = {o.rstrip("/").lower() for o in origins}
+        self.sockets_from: Counter[str] = Counter()
+        """Open table websockets per client address."""
+
+    def origin_ok(self, websocket: WebSocket) -> bool:
         """Browsers send Origin; it must be this server (or a configured origin). Programs
         that send none are let in: they hold no one's cookies, only their own token."""
         origin = websocket.headers.get("origin")
         if origin is None:
             return True
         origin = origin.rstrip("/").lower()
-        if origin in allowed:
+        if origin in self.allowed:
             return True
         host = websocket.headers.get("host", "").lower()
         return urlsplit(origin).netloc == host
 
-    async def table_socket(scope: Scope, receive: Receive, send: Send) -> None:
-        # A plain ASGI endpoint: frames go to `send` directly, not through the state
-        # checks and wrappers Starlette puts around each message of a function endpoint.
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         websocket = WebSocket(scope, receive, send)
-        if not origin_ok(websocket):
+        if not self.origin_ok(websocket):
             await websocket.close(code=1008)
             return
         address = websocket.client.host if websocket.client is not None else ""
         await websocket.accept()
-        live = hall.find(websocket.path_params["id"])
+        limits = self.hall.limits
+        live = self.hall.find(websocket.path_params["id"])
         if live is None:
             await refuse(websocket, "no_table", "no such table", 4404)
             return
-        if sockets_from[address] >= limits.connections_per_address:
+        if self.sockets_from[address] >= limits.connections_per_address:
             await refuse(
                 websocket, "too_many_connections", "too many connections from your address", 4429
             )
@@ -381,25 +468,27 @@ def create_app(
                 websocket, "table_crowded", "this table has as many viewers as it takes", 4429
             )
             return
-        sockets_from[address] += 1
+        self.sockets_from[address] += 1
         try:
-            await serve_socket(websocket, receive, send, live, address)
+            await self.serve(websocket, receive, send, live, address)
         finally:
-            sockets_from[address] -= 1
-            if not sockets_from[address]:
-                del sockets_from[address]
+            self.sockets_from[address] -= 1
+            if not self.sockets_from[address]:
+                del self.sockets_from[address]
 
-    async def serve_socket(
-        websocket: WebSocket, receive: Receive, send: Send, live: LiveTable, address: str
+    async def serve(
+        self, websocket: WebSocket, receive: Receive, send: Send, live: LiveTable, address: str
     ) -> None:
+        """After the hello: read the client's messages into the table and write its
+        frames out, until either side ends."""
         try:
             token = await asyncio.wait_for(_hello(websocket), HELLO_SECONDS)
         except (TimeoutError, WebSocketDisconnect):
             await websocket.close(code=1008)
             return
-        connection = Connection(live.seat_of(token), hall=hall, address=address)
+        connection = Connection(live.seat_of(token), hall=self.hall, address=address)
         live.connect(connection)
-        reader = asyncio.create_task(_read(receive, live, connection))
+        reader = asyncio.create_task(self.read(receive, live, connection))
         writer = asyncio.create_task(_write(websocket, send, connection))
         try:
             await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
@@ -413,54 +502,23 @@ def create_app(
             with contextlib.suppress(Exception):
                 await websocket.close(code=1000)
 
-    async def _read(receive: Receive, live: LiveTable, connection: Connection) -> None:
+    async def read(self, receive: Receive, live: LiveTable, connection: Connection) -> None:
         # uvicorn's `receive` itself: Starlette's `WebSocket.receive` would check the
         # connection's state on every frame
+        guard = self.hall.guard
         while not connection.dropped:
             received = await receive()
             if received["type"] == "websocket.disconnect":
                 return
             data: str | bytes = received.get("text") or received.get("bytes") or b""
-            hall.guard(live, functools.partial(live.receive, connection, data))
+            guard(live, functools.partial(live.receive, connection, data))
 
-    async def _write(websocket: WebSocket, send: Send, connection: Connection) -> None:
-        while (data := await connection.get()) is not None:
-            await send({"type": "websocket.send", "text": data.decode()})
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1008, reason=connection.reason[:100])
 
-    routes = [
-        Route("/", page),
-        Route("/t/{id}", page),
-        Route("/replay/{id}", page),
-        Route("/api/games", api_games),
-        Route("/api/rules", api_rules),
-        Route("/api/tables", api_tables, methods=["GET", "POST"]),
-        Route("/api/tables/{id}", api_table),
-        Route("/api/tables/{id}/join", api_join, methods=["POST"]),
-        Route("/api/tables/{id}/seed", api_seed, methods=["POST"]),
-        Route("/api/tables/{id}/leave", api_leave, methods=["POST"]),
-        Route("/api/tables/{id}/hand", api_hand_over, methods=["POST"]),
-        Route("/api/tables/{id}/fair", api_fair),
-        Route("/api/replays/{id}", api_replay),
-        Route("/api/replays/{id}/review", api_review),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    if scoreboard is not None:
-        from bluffdice.server import scoreboard as board
-
-        routes[:0] = board.routes(scoreboard)
-        lifespan = board.with_contest(lifespan, scoreboard)  # type: ignore[assignment]
-    app = Starlette(
-        routes=routes,
-        lifespan=lifespan,
-        middleware=[
-            Middleware(BodyLimit, limit=limits.body_bytes),
-            Middleware(TableSockets, endpoint=table_socket),
-        ],
-    )
-    app.state.hall = hall
-    return app
+async def _write(websocket: WebSocket, send: Send, connection: Connection) -> None:
+    while (data := await connection.get()) is not None:
+        await send({"type": "websocket.send", "text": data.decode()})
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1008, reason=connection.reason[:100])
 
 
 BUSY = {"err.tooManyTables", "err.tooManyYours", "err.tooManyBotTables"}

@@ -7,7 +7,7 @@ recipient may see through the table's one projection, `Table.update_for`.
 
 from bluffdice.table.dice import DiceSource, RandomDice, sample, seeded, system
 from bluffdice.table.entry import Entry
-from bluffdice.table.runners import Agent, AgentError, run_sync, tell_agents
+from bluffdice.table.runners import Agent, AgentError, run_sync
 from bluffdice.table.table import TABLE, Accepted, Pending, Table
 from bluffdice.table.wire import (
     VERSION,
@@ -50,5 +50,4 @@ __all__ = [
     "schema",
     "seeded",
     "system",
-    "tell_agents",
 ]

@@ -160,6 +160,9 @@ class Host:
         self.timers = timers
         self.listeners: list[Listener] = list(listeners)
         self.ended: list[Callable[[Host], None]] = []
+        self.turns: list[Callable[[Prompt], None]] = []
+        """Told each time a seat's turn begins, with its prompt, before that seat is asked
+        (a front end shows everyone whose turn it is); one may `close()` the host there."""
         self.faults: list[Fault] = []
         self.failed: set[int] = set()
         self.stopped: HostStopped | None = None
@@ -170,6 +173,7 @@ class Host:
         self._timers: list[Timer] = []
         self._started = False
         self._over = False
+        self._closed = False
         for index, seat in enumerate(self.seats):
             self._learn(index, seat)
 
@@ -205,7 +209,9 @@ class Host:
         self._advance()
 
     def close(self) -> None:
-        """Stop listening to the table and cancel every timer (the game stays as it is)."""
+        """Stop listening to the table, cancel every timer and ask no seat again (the game
+        stays as it is)."""
+        self._closed = True
         self._cancel()
         if self._step in self.table.listeners:
             self.table.listeners.remove(self._step)
@@ -229,6 +235,8 @@ class Host:
         """Ask seats for moves until one must be waited for, or the game ends."""
         table = self.table
         while self.stopped is None:
+            if self._closed:
+                return
             pending = table.pending()
             if pending is None:
                 self._end()
@@ -239,6 +247,14 @@ class Host:
             if seat is None or pending.seat in self.failed:
                 table.force_default()
                 continue
+            prompt = None
+            if self.turns:
+                prompt = table.prompt()
+                assert prompt is not None
+                for turn in self.turns:
+                    turn(prompt)
+                if self._closed:
+                    return
             pause = self.pace[pending.seat]
             if self._sync[pending.seat]:
                 seat = cast(SyncSeat, seat)  # checked once, in _learn
@@ -251,7 +267,8 @@ class Host:
                 continue
             seat = cast(AsyncSeat, seat)
             self._wait(pending, None, None)
-            prompt = table.prompt()
+            if prompt is None:
+                prompt = table.prompt()
             assert prompt is not None
             self._guard(pending.seat, functools.partial(seat.ask, prompt))
             return
@@ -272,7 +289,7 @@ class Host:
 
     def _answer_now(self, pending: Pending) -> None:
         """A paced seat's turn has come (its timer fired)."""
-        if self.table.pending() is not pending or self.stopped is not None:
+        if self.table.pending() is not pending or self.stopped is not None or self._closed:
             return
         seat = self.seats[pending.seat]
         if seat is not None and self._sync[pending.seat]:
@@ -353,7 +370,7 @@ class Host:
     def _on_clock(self) -> None:
         """The waited-for seat's time ran out: the table moves for it, or its policy stops."""
         pending = self.table.pending()
-        if pending is None or self.stopped is not None:
+        if pending is None or self.stopped is not None or self._closed:
             return
         left = self.table.time_left()
         if left is not None and left > 0 and self.timers is not None:  # fired early: wait on

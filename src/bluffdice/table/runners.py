@@ -8,13 +8,13 @@ for it). An exception from an agent propagates, as a bug in the caller's code sh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bluffdice.games.base import Event, Outcome, visible_to
+from bluffdice.games.base import Event, Outcome
 from bluffdice.table.entry import Entry
 from bluffdice.table.host import Host, HostStopped, Policy
-from bluffdice.table.seats import BotSeat, observes
+from bluffdice.table.seats import BotSeat
 from bluffdice.table.table import Table
 
 
@@ -40,23 +40,6 @@ def run_sync(table: Table, agents: Sequence[Agent]) -> Outcome | None:
     except HostStopped as stop:
         reason = stop.refusal.reason if stop.refusal is not None else str(stop)
         raise AgentError(stop.fault.seat, f"made an illegal move {stop.action}: {reason}") from None
-
-
-def tell_agents(table: Table, agents: Sequence[Any]) -> Callable[[Entry], None]:
-    """A table listener that hands each agent with an `observe` method the events of
-    each step that it may see (the browser hall's bots, until it runs on the host)."""
-    observers = [(seat, agent.observe) for seat, agent in enumerate(agents) if observes(agent)]
-
-    def listener(entry: Entry) -> None:
-        events = entry.events
-        if not events:
-            return
-        for seat, observe in observers:
-            seen = [e for e in events if visible_to(e, seat)]
-            if seen:
-                observe(seen)
-
-    return listener
 
 
 def events_of(entries: Sequence[Entry]) -> list[Event]:
