@@ -10,6 +10,7 @@ from typing import Any
 from bluffdice.games.base import (
     CHANCE,
     TERMINAL,
+    AnyState,
     BluffdiceError,
     Event,
     GameState,
@@ -31,7 +32,7 @@ from bluffdice.games.registry import (
 )
 
 
-def new_game(rules: Any, players: int) -> GameState:
+def new_game(rules: Any, players: int) -> AnyState:
     """A new game for a rules object or rule string, at its first chance node."""
     if isinstance(rules, str):
         rules = parse_rules(rules)
@@ -41,6 +42,7 @@ def new_game(rules: Any, players: int) -> GameState:
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "AnyState",
     "BluffdiceError",
     "Event",
     "GameSpec",

@@ -104,7 +104,7 @@ class CommonHandView(msgspec.Struct, frozen=True, tag="common-hand.view"):
     game: str = "common-hand"
 
 
-class CommonHandState(TableState, frozen=True):
+class CommonHandState(TableState[CommonHandRules], frozen=True):
     """The whole truth of a common-hand game, both cups included. Players get views."""
 
     starter: int = -1
@@ -149,7 +149,7 @@ class CommonHandState(TableState, frozen=True):
         table = self.rules.table
         return table.legal_actions(self.hands[self.turn], self.claim_index, self.phase == "raise")  # type: ignore[no-any-return]
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: CommonHandAction | CommonHandOutcome) -> Step[CommonHandState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         phase = self.phase
         if phase == "over":

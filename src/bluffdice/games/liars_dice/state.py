@@ -101,7 +101,7 @@ class LiarsDiceView(msgspec.Struct, frozen=True, tag="liars-dice.view"):
     game: str = "liars-dice"
 
 
-class LiarsDiceState(TableState, frozen=True, gc=False):
+class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
     """The whole truth of a single-hand game, every cup included. Players get views.
 
     Untracked by the garbage collector (`gc=False`): a state refers to no state, so it
@@ -160,7 +160,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
         _LAST = (self, table)
         return table[0]
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: LiarsDiceAction | LiarsDiceOutcome) -> Step[LiarsDiceState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         global _LAST
         phase = self.phase
@@ -178,7 +178,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
             # `found` is the rules' own bid: a numpy int in a bid becomes an int, so events
             # and the record hold plain numbers. The actions `legal_actions` gave are those
             # objects, so only a look-alike needs a closer look.
-            if found is not action and not whole_numbers(action):
+            if found is not action and not (isinstance(action, Bid) and whole_numbers(action)):
                 raise IllegalAction(self._why_illegal(action))
             me = self.turn
             call, made = move.said[me]
@@ -356,7 +356,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
 
     # --- transitions --------------------------------------------------------------
 
-    def _showdown(self, action: LiarsDiceAction) -> Step:
+    def _showdown(self, action: LiarsDiceAction) -> Step[LiarsDiceState]:
         """Liar or calza on the standing bid: lift the cups, count, settle the die and end
         the round (or the game). The last move of every single-round game, so it is one
         pass that builds one new state."""

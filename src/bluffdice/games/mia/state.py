@@ -138,7 +138,7 @@ class MiaView(msgspec.Struct, frozen=True, tag="mia.view", gc=False):
     game: str = "mia"
 
 
-class MiaState(TableState, frozen=True, gc=False):
+class MiaState(TableState[MiaRules], frozen=True, gc=False):
     """The whole truth of a Mia game, dice included. Only drivers hold it; players get views.
 
     Untracked by the garbage collector (`gc=False`, as its calls, summaries, views and
@@ -226,7 +226,7 @@ class MiaState(TableState, frozen=True, gc=False):
             return actions
         return ()
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: MiaAction | MiaOutcome) -> Step[MiaState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         if self.phase == "over":
             raise IllegalAction("the game is over")
@@ -435,7 +435,7 @@ class MiaState(TableState, frozen=True, gc=False):
             return ranking.at_least[self.announced]
         return ranking.above[self.announced]
 
-    def _apply_chance(self, outcome: Any) -> Step:
+    def _apply_chance(self, outcome: Any) -> Step[MiaState]:
         events: list[Event] = []
         if isinstance(outcome, Dice | FirstPlayer):
             number = outcome.value if isinstance(outcome, Dice) else outcome.player
@@ -802,10 +802,13 @@ def _not_whole(number: object) -> str:
 
 def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
     """A game at its first chance node (who starts); `players` from 2 to 10."""
+    chosen: MiaRules
     if isinstance(rules, str):
         from bluffdice.games.registry import parse_rules
 
-        rules = parse_rules(rules, game="mia")
+        chosen = parse_rules(rules, game="mia")
+    else:
+        chosen = rules or MiaRules()
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError(f"Mia is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    return MiaState(rules=rules or MiaRules(), players=players)
+    return MiaState(rules=chosen, players=players)
