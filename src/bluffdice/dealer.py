@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bluffdice.games.base import AnyState, Event, visible_to
+from bluffdice.games.base import Event, GameState, visible_to
 from bluffdice.games.record import Record, new_record
 
 
@@ -18,7 +18,7 @@ from bluffdice.games.record import Record, new_record
 class Game:
     """A game in progress with its record and the full event log."""
 
-    state: AnyState
+    state: GameState
     start: Record
     steps: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)

@@ -10,7 +10,6 @@ from typing import Any
 from bluffdice.games.base import (
     CHANCE,
     TERMINAL,
-    AnyState,
     BluffdiceError,
     Event,
     GameState,
@@ -32,7 +31,7 @@ from bluffdice.games.registry import (
 )
 
 
-def new_game(rules: Any, players: int) -> AnyState:
+def new_game(rules: Any, players: int) -> GameState:
     """A new game for a rules object or rule string, at its first chance node."""
     if isinstance(rules, str):
         rules = parse_rules(rules)
@@ -42,7 +41,6 @@ def new_game(rules: Any, players: int) -> AnyState:
 __all__ = [
     "CHANCE",
     "TERMINAL",
-    "AnyState",
     "BluffdiceError",
     "Event",
     "GameSpec",

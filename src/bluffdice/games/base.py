@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import (
+    TYPE_CHECKING,
     Any,
     Final,
     Generic,
@@ -20,8 +21,6 @@ from typing import (
     Protocol,
     Self,
     SupportsIndex,
-    TypeAlias,
-    TypeVar,
     runtime_checkable,
 )
 
@@ -30,20 +29,32 @@ import msgspec
 from bluffdice.errors import BluffdiceError as BluffdiceError  # re-exported
 from bluffdice.errors import WordedError
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+else:
+    from typing import TypeVar as _TypeVar
+
+    def TypeVar(name: str, *constraints: Any, default: Any = None, **options: Any) -> Any:
+        """A type variable with a default for mypy (PEP 696), which `typing` takes only
+        from Python 3.13 on: at run time the default is dropped, as only mypy reads it.
+        The defaults let code that runs any game write a bare `GameState` or `Bot`."""
+        return _TypeVar(name, *constraints, **options)
+
+
 CHANCE: Final = -1
 """`current_player` when the next step is a chance outcome (dice, seat draw)."""
 
 TERMINAL: Final = -2
 """`current_player` when the game is over."""
 
-ViewT = TypeVar("ViewT", covariant=True)
+ViewT = TypeVar("ViewT", covariant=True, default=Any)
 """What a game's state shows one recipient (`MiaView`)."""
-ActionT = TypeVar("ActionT")
+ActionT = TypeVar("ActionT", default=Any)
 """A game's player actions (`MiaAction`)."""
-ChanceT = TypeVar("ChanceT")
+ChanceT = TypeVar("ChanceT", default=Any)
 """A game's chance outcomes (`MiaOutcome`): dice, seat draws."""
-StateT = TypeVar("StateT")
-RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT", default=Any)
+RulesT = TypeVar("RulesT", default=Any)
 
 
 class RuleError(WordedError):
@@ -224,7 +235,7 @@ class GameState(Protocol[ViewT, ActionT, ChanceT]):
     Each game's state fills in its own types (`MiaState` is a
     `GameState[MiaView, MiaAction, MiaOutcome]`), so code that knows its game is
     checked against that game's actions; code that runs whichever game the rules name
-    holds an `AnyState`.
+    holds a bare `GameState` (any game's: the type variables default to `Any`).
     """
 
     @property
@@ -268,11 +279,6 @@ class GameState(Protocol[ViewT, ActionT, ChanceT]):
     def outcome_of_roll(self, dice: Sequence[int]) -> ChanceT:
         """The chance outcome that these dice, as rolled, make."""
         ...
-
-
-AnyState: TypeAlias = GameState[Any, Any, Any]
-"""The state of a game known only at run time: what a table, a record or a dice source
-holds, whichever game its rules name."""
 
 
 def is_whole(number: object) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, AnyState, IllegalAction
+from bluffdice.games.base import CHANCE, GameState, IllegalAction
 from bluffdice.games.registry import game_of, get_game, parse_rules, rules_string
 
 
@@ -21,11 +21,11 @@ class Record(msgspec.Struct, frozen=True):
     players: int
     steps: tuple[str, ...] = ()
 
-    def start(self) -> AnyState:
+    def start(self) -> GameState:
         spec = get_game(self.game)
         return spec.new_game(parse_rules(self.rules, game=spec.name), self.players)
 
-    def replay(self) -> AnyState:
+    def replay(self) -> GameState:
         """Apply every step to a fresh game; IllegalAction names the first bad step."""
         spec = get_game(self.game)
         state = self.start()
@@ -37,11 +37,11 @@ class Record(msgspec.Struct, frozen=True):
                 raise IllegalAction(f"step {number} ({text!r}) cannot be replayed: {exc}") from exc
         return state
 
-    def states(self) -> list[tuple[str | None, AnyState]]:
+    def states(self) -> list[tuple[str | None, GameState]]:
         """Every state of the game, each with the step that led to it (None for the start)."""
         spec = get_game(self.game)
         state = self.start()
-        out: list[tuple[str | None, AnyState]] = [(None, state)]
+        out: list[tuple[str | None, GameState]] = [(None, state)]
         for text in self.steps:
             state = state.apply(spec.parse_action(text)).state
             out.append((text, state))
@@ -52,5 +52,5 @@ def new_record(rules: Any, players: int) -> Record:
     return Record(game=game_of(rules).name, rules=rules_string(rules), players=players)
 
 
-def is_chance(state: AnyState) -> bool:
+def is_chance(state: GameState) -> bool:
     return state.current_player == CHANCE

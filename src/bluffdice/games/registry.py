@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import AnyState, RuleError
+from bluffdice.games.base import GameState, RuleError
 from bluffdice.games.rulestring import apply_options, format_rules, split_rule_string
 
 
@@ -40,7 +40,7 @@ class GameSpec:
     rules_cls: type
     presets: Mapping[str, Any]
     preset_docs: Mapping[str, str]
-    new_game: Callable[[Any, int], AnyState]
+    new_game: Callable[[Any, int], GameState]
     parse_action: Callable[[str], Any]
     min_players: int
     max_players: int

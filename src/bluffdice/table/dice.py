@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from bluffdice.games.base import AnyState
+from bluffdice.games.base import GameState
 
 
 class DiceSource(Protocol):
     """Chooses the chance outcome of a state whose current player is chance."""
 
-    def draw(self, state: AnyState) -> Any: ...
+    def draw(self, state: GameState) -> Any: ...
 
 
 def sample(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
@@ -65,7 +65,7 @@ class RandomDice:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def draw(self, state: AnyState) -> Any:
+    def draw(self, state: GameState) -> Any:
         return sample(state.chance_outcomes(), self.rng)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import AnyState, Event
+from bluffdice.games.base import Event, GameState
 
 
 class Entry(msgspec.Struct, frozen=True, gc=False):
@@ -28,7 +28,7 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     action: Any
     text: str
     events: tuple[Event, ...]
-    state: AnyState
+    state: GameState
     private: bool = True
     """Whether an event is private (updates filter them per recipient); the table says
     False for steps whose events every seat may see, so their updates skip the filter."""

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from bluffdice.games.base import CHANCE, AnyState, BluffdiceError, IllegalAction
+from bluffdice.games.base import CHANCE, BluffdiceError, GameState, IllegalAction
 from bluffdice.games.record import Record
 from bluffdice.games.registry import get_game
 from bluffdice.table.dice import DiceSource, seeded, system
@@ -229,7 +229,7 @@ class FairDice:
             raise FairnessError("client seeds are taken before the first roll")
         self._client_seeds = check_client_seeds(client_seeds)
 
-    def draw(self, state: AnyState) -> Any:
+    def draw(self, state: GameState) -> Any:
         if self._stream is None:
             self._stream = FairStream(self._server_seed, self._client_seeds)
         if not hasattr(state, "physical_roll"):
@@ -416,7 +416,7 @@ class _Check:
             )
         return None
 
-    def _replay(self, stream: FairStream, state: AnyState) -> str | None:
+    def _replay(self, stream: FairStream, state: GameState) -> str | None:
         """Every step in order: a chance step must be what the recomputed dice make, a
         move must be legal; stops at the first that is not."""
         fair = self.fair

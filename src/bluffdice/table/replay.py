@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bluffdice.games.base import CHANCE, AnyState, IllegalAction
+from bluffdice.games.base import CHANCE, GameState, IllegalAction
 from bluffdice.games.record import Record
 from bluffdice.games.registry import get_game, parse_rules
 from bluffdice.table.dice import DiceSource
@@ -26,7 +26,7 @@ class ScriptedDice:
     def __init__(self, outcomes: Iterable[Any]) -> None:
         self._outcomes = iter(outcomes)
 
-    def draw(self, state: AnyState) -> Any:
+    def draw(self, state: GameState) -> Any:
         try:
             return next(self._outcomes)
         except StopIteration:
@@ -47,7 +47,7 @@ class RecordedDice:
         self.then = then
         self.redraw = redraw
 
-    def draw(self, state: AnyState) -> Any:
+    def draw(self, state: GameState) -> Any:
         if self._next == len(self._outcomes):
             return self.then.draw(state)
         recorded = self._outcomes[self._next]

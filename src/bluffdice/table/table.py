@@ -20,8 +20,8 @@ from typing import Any, Final, NamedTuple
 
 from bluffdice.games.base import (
     CHANCE,
-    AnyState,
     Event,
+    GameState,
     IllegalAction,
     Outcome,
     PrivateEvent,
@@ -74,8 +74,8 @@ class Table:
         self.spec: GameSpec = game_of(rules)
         self.rules = rules
         self.players = players
-        self.initial: AnyState = self.spec.new_game(rules, players)
-        self.state: AnyState = self.initial
+        self.initial: GameState = self.spec.new_game(rules, players)
+        self.state: GameState = self.initial
         self.dice: DiceSource = dice if dice is not None else system()
         if limits is None or isinstance(limits, int | float):
             self.limits: tuple[float | None, ...] = (limits,) * players
@@ -90,7 +90,7 @@ class Table:
         self.deadline: float | None = None
         self._pending: Pending | None = None
         self._turn = self.state.current_player  # cached: asked several times per move
-        self._views_of: AnyState | None = None
+        self._views_of: GameState | None = None
         self._views: dict[int | None, Any] = {}
         self._advance()
 
@@ -114,7 +114,7 @@ class Table:
             self._pending = Pending(seat, state.state_id, self._view(state, seat), self.deadline)
         return self._pending
 
-    def _view(self, state: AnyState, recipient: int | None) -> Any:
+    def _view(self, state: GameState, recipient: int | None) -> Any:
         """`state.view(recipient)`, worked out once per recipient for the current state:
         the update of a move and the prompt that follows show the mover the same view."""
         if state is not self.state:
@@ -187,7 +187,7 @@ class Table:
         return Refused(code=code, reason=reason, state_id=self.state.state_id)
 
     def _accept(
-        self, actor: int, action: Any, state: AnyState, events: tuple[Event, ...]
+        self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]
     ) -> Accepted:
         start = len(self.log)
         self._record(actor, action, state, events)
@@ -196,7 +196,7 @@ class Table:
             events = tuple(e for entry in self.log[start:] for e in entry.events)
         return Accepted(self.state.state_id, events)
 
-    def _record(self, actor: int, action: Any, state: AnyState, events: tuple[Event, ...]) -> None:
+    def _record(self, actor: int, action: Any, state: GameState, events: tuple[Event, ...]) -> None:
         if state.state_id != self.state.state_id:
             self.deadline = None  # a new turn; its clock starts in _advance
         self.state = state

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from rich.console import RenderableType
 
-from bluffdice.games.base import AnyState, Event
+from bluffdice.games.base import Event, GameState
 
 
 class Presenter(Protocol):
@@ -40,7 +40,7 @@ class Presenter(Protocol):
         """Read typed text into an action; ValueError with a reason if it makes no sense."""
         ...
 
-    def reveal(self, state: AnyState, names: Sequence[str]) -> str | None:
+    def reveal(self, state: GameState, names: Sequence[str]) -> str | None:
         """For --watch (bots only): every hidden die at the end of a round, or None.
 
         The session passes the state *before* the step that ended the round, since the
@@ -50,7 +50,7 @@ class Presenter(Protocol):
 
     # Added for the session's round ends, help text and result screen.
 
-    def truth(self, state: AnyState, action: Any) -> str | None:
+    def truth(self, state: GameState, action: Any) -> str | None:
         """For a replay of a finished game: what was really under the cup when `action`
         (an announcement, a pass) was made in `state`; None where there is nothing to say."""
         return None

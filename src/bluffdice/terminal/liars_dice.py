@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bluffdice.bots.liars_dice_basic import at_least
-from bluffdice.games.base import AnyState, Event
+from bluffdice.games.base import Event, GameState
 from bluffdice.games.liars_dice import (
     Action,
     Bid,
@@ -48,7 +48,7 @@ class DicePresenter(Narrator):
                 return index
         return None
 
-    def reveal(self, state: AnyState, names: Sequence[str]) -> str | None:
+    def reveal(self, state: GameState, names: Sequence[str]) -> str | None:
         """Nothing to add under --watch: a challenge already shows every cup."""
         return None
 

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bluffdice.errors import clip
-from bluffdice.games.base import AnyState, Event
+from bluffdice.games.base import Event, GameState
 from bluffdice.games.mia import Action, MiaRules, MiaState, MiaView, Pass, parse_action
 from bluffdice.games.mia.actions import (
     Announce,
@@ -64,13 +64,13 @@ class MiaPresenter(Narrator):
                 return index
         return None
 
-    def reveal(self, state: AnyState, names: Sequence[str]) -> str | None:
+    def reveal(self, state: GameState, names: Sequence[str]) -> str | None:
         if not isinstance(state, MiaState) or state.dice == 0 or state.roller < 0:
             return None
         roller = self.name(state.roller, names, None)
         return f"Cup: [bold]{self.ranking.name(state.dice)}[/], rolled by {roller}."
 
-    def truth(self, state: AnyState, action: Any) -> str | None:
+    def truth(self, state: GameState, action: Any) -> str | None:
         if not isinstance(state, MiaState) or not isinstance(action, Announce | Pass):
             return None
         if state.dice == 0:

@@ -21,7 +21,7 @@ from rich.markup import escape
 
 from bluffdice.bots import Bot, available_bots, load_bot
 from bluffdice.bots.base import table_name
-from bluffdice.games.base import AnyState, Eliminated, IllegalAction
+from bluffdice.games.base import Eliminated, GameState, IllegalAction
 from bluffdice.protocol.bot import ProcessBot
 from bluffdice.protocol.limits import Limits
 from bluffdice.protocol.process import BotFault
@@ -159,7 +159,7 @@ class Session:
     read: Callable[[str], str]
     pause: float = 0.0
     _table_due: bool = field(default=True, init=False)
-    _seen: AnyState | None = field(default=None, init=False)
+    _seen: GameState | None = field(default=None, init=False)
     _host: Host | None = field(default=None, init=False)
 
     @property
@@ -322,7 +322,7 @@ class Session:
             "press Ctrl-C to leave, the game is kept."
         )
 
-    def _round_end(self, before: AnyState | None) -> None:
+    def _round_end(self, before: GameState | None) -> None:
         """Under --watch, show the hidden dice; then the standings (unless the game is
         over: the result screen follows)."""
         if self.human is None and before is not None:

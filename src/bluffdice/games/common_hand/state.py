@@ -131,7 +131,7 @@ class CommonHandState(TableState[CommonHandRules], frozen=True):
 
     @property
     def claim(self) -> Claim | None:
-        return self.rules.table.claims[self.claim_index] if self.claim_index >= 0 else None  # type: ignore[no-any-return]
+        return self.rules.table.claims[self.claim_index] if self.claim_index >= 0 else None
 
     def chance_outcomes(self) -> Sequence[tuple[CommonHandOutcome, Fraction]]:
         if self.phase == "roll":
@@ -147,7 +147,7 @@ class CommonHandState(TableState[CommonHandRules], frozen=True):
         if self.phase not in ("claim", "raise"):
             return ()
         table = self.rules.table
-        return table.legal_actions(self.hands[self.turn], self.claim_index, self.phase == "raise")  # type: ignore[no-any-return]
+        return table.legal_actions(self.hands[self.turn], self.claim_index, self.phase == "raise")
 
     def apply(self, action: CommonHandAction | CommonHandOutcome) -> Step[CommonHandState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""

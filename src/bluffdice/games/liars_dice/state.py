@@ -500,7 +500,7 @@ class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
         """A sentence saying why `action` is refused here and what would be accepted."""
         ladder = self.rules.ladder
         if isinstance(action, Bid):
-            return ladder.refusal(self.total, self.bid, self.palifico, action)  # type: ignore[no-any-return]
+            return ladder.refusal(self.total, self.bid, self.palifico, action)
         if isinstance(action, Challenge | Calza) and self.bid is None:
             return "nothing has been bid yet: open the round with a bid, e.g. 1x" + str(
                 ladder.biddable_faces(self.palifico)[-1]
