@@ -192,9 +192,7 @@ def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> 
     return _bot_from_module(module, attr, spec, rng)
 
 
-def _bot_from_module(
-    module: ModuleType, attr: str, spec: str, rng: random.Random | None
-) -> Bot:
+def _bot_from_module(module: ModuleType, attr: str, spec: str, rng: random.Random | None) -> Bot:
     if attr:
         cls = getattr(module, attr, None)
     else:

@@ -7,6 +7,7 @@ from the rule set's own ranking, so they play every variant correctly.
 from __future__ import annotations
 
 from fractions import Fraction
+
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.mia_tools import MiaBot, announcements, passes, ranking_of, reach_chance
 from bluffdice.games.mia import (

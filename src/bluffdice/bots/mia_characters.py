@@ -8,6 +8,7 @@ psychology, and it is what the `adaptive` bot learns to exploit.
 from __future__ import annotations
 
 from fractions import Fraction
+
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.mia_tools import (
     MiaBot,

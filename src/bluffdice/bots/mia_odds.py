@@ -24,7 +24,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.mia_tools import MiaBot, announcements, my_calls_this_round, passes, rules_of

@@ -30,7 +30,6 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
 
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.cfr import CfrBot

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+
 from bluffdice.bots.base import Bot
 from bluffdice.games.mia import Announce, MiaAction, MiaRules, MiaView, Pass
 from bluffdice.games.mia.values import VALUES, Ranking, probability
