@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral
-from typing import Any
 
 import msgspec
 
@@ -273,7 +272,9 @@ class CommonHandState(TableState[CommonHandRules], frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_roll(self, outcome: Any, events: list[Event]) -> CommonHandState:
+    def _apply_roll(
+        self, outcome: CommonHandAction | CommonHandOutcome, events: list[Event]
+    ) -> CommonHandState:
         me = self.turn
         count = DICE if self.phase == "roll" else self.rerolling
         if (
