@@ -428,10 +428,7 @@ class CommonHandState(TableState[CommonHandRules], frozen=True):
         """Rolled dice are one sorted hand, whatever order they fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        outcome: CommonHandOutcome = cup_outcome(
-            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
-        )
-        return outcome
+        return cup_outcome(dice, count, faces, self.phase == "seat", Dice, FirstPlayer)
 
 
 def _whole(n: object) -> bool:

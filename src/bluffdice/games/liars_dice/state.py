@@ -526,10 +526,7 @@ class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
         """A cup is one sorted hand, whatever order its dice fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        outcome: LiarsDiceOutcome = cup_outcome(
-            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
-        )
-        return outcome
+        return cup_outcome(dice, count, faces, self.phase == "seat", Dice, FirstPlayer)
 
 
 _DEFAULT_RULES = LiarsDiceRules()
