@@ -7,21 +7,19 @@ Run it against the built-in bots:
 
 from __future__ import annotations
 
-from typing import Any
-
 from bluffdice.bots import Bot
-from bluffdice.games.mia import Announce, Challenge, GiveUp, Look, Roll
+from bluffdice.games.mia import Announce, Challenge, GiveUp, Look, MiaAction, MiaView, Roll
 from bluffdice.games.registry import parse_rules
 from bluffdice.odds.mia import p_beat_or_tie
 
 
-class CautiousBot(Bot):
+class CautiousBot(Bot[MiaView, MiaAction]):
     """Always looks, tells the truth when it may, and challenges claims a roll rarely
     reaches; against Mia it gives up."""
 
     name = "cautious"
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         legal = view.legal_actions  # everything the rules allow right now
         if len(legal) == 1:  # e.g. the round opener must roll
             return legal[0]
@@ -33,6 +31,7 @@ class CautiousBot(Bot):
         if GiveUp() in legal:  # Mia was announced
             return GiveUp()
         rules = parse_rules(view.rules)  # the rule string of this game
-        if p_beat_or_tie(rules, view.announced) < 0.35:  # a fresh roll rarely gets there
-            return Challenge()
+        announced = view.announced  # the claim to answer (None only before any claim)
+        if announced is not None and p_beat_or_tie(rules, announced) < 0.35:
+            return Challenge()  # a fresh roll rarely gets there
         return Roll()  # believe, and roll

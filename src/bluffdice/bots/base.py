@@ -23,16 +23,28 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Generic
 
 from bluffdice.games.base import BluffdiceError, Event
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+else:
+    from bluffdice.games.base import TypeVar
 
-class Bot:
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True, default=Any)
+"""The view the bot reads (`MiaView`); a bare `Bot` reads any game's."""
+ActionT_co = TypeVar("ActionT_co", covariant=True, default=Any)
+"""The actions the bot makes (`MiaAction`)."""
+
+
+class Bot(Generic[ViewT_contra, ActionT_co]):
     """Base class: override `act`; `observe` is optional.
 
-    `rng` is the bot's own random source, seeded by whoever runs the game, so a seeded
-    tournament is reproducible.
+    A bot names the view it reads and the actions it makes: `Bot[MiaView, MiaAction]`,
+    so that mypy holds its `act` to its game's types. `rng` is the bot's own random
+    source, seeded by whoever runs the game, so a seeded tournament is reproducible.
     """
 
     name: str = "bot"
@@ -48,7 +60,7 @@ class Bot:
         (a bot that cannot play such a table as itself and hands over), else None."""
         return None
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: ViewT_contra) -> ActionT_co:
         raise NotImplementedError
 
     def observe(self, events: Sequence[Event]) -> None:
@@ -59,8 +71,10 @@ BotFactory = Callable[[random.Random | None], Bot]
 
 _REGISTRY: dict[tuple[str, str], type[Bot]] = {}
 
+_BotClass = TypeVar("_BotClass", bound=type[Bot])
 
-def register_bot(cls: type[Bot]) -> type[Bot]:
+
+def register_bot(cls: _BotClass) -> _BotClass:
     """Class decorator: make a bot loadable by its name for each game it plays."""
     for game in cls.games:
         _REGISTRY[(game, cls.name)] = cls
@@ -178,7 +192,7 @@ def load_bot(spec: str, game: str = "mia", rng: random.Random | None = None) -> 
     return _bot_from_module(module, attr, spec, rng)
 
 
-def _bot_from_module(module: Any, attr: str, spec: str, rng: random.Random | None) -> Bot:
+def _bot_from_module(module: ModuleType, attr: str, spec: str, rng: random.Random | None) -> Bot:
     if attr:
         cls = getattr(module, attr, None)
     else:

@@ -35,6 +35,8 @@ from typing import Any
 
 from bluffdice.bots.base import Bot, load_bot, register_bot
 from bluffdice.games.base import BluffdiceError, Event, RuleError
+from bluffdice.games.liars_dice import LiarsDiceAction, LiarsDiceView
+from bluffdice.games.mia import MiaAction, MiaView, Ranking
 from bluffdice.games.registry import parse_rules
 
 FRESH_ITERATIONS = 400
@@ -111,7 +113,7 @@ def _sample(dist: dict[str, float], rng: random.Random) -> str:
 
 
 @register_bot
-class CfrBot(Bot):
+class CfrBot(Bot[MiaView | LiarsDiceView, MiaAction | LiarsDiceAction]):
     """Samples its moves from a CFR equilibrium of the rules it plays."""
 
     name = "cfr"
@@ -146,30 +148,42 @@ class CfrBot(Bot):
     def observe(self, events: Sequence[Event]) -> None:
         """The equilibrium needs nothing beyond the view."""
 
-    def act(self, view: Any) -> Any:
-        if view.game == "mia":
-            from bluffdice.games.mia import Look, Roll
+    def act(self, view: MiaView | LiarsDiceView) -> MiaAction | LiarsDiceAction:
+        if isinstance(view, MiaView):
+            return self.act_mia(view)
+        return self.act_liars_dice(view)
 
-            if view.phase == "open":
-                return Roll()
-            if Look() in view.legal_actions:
-                return Look()  # always look: see bluffdice.solve.mia
-            action = self._act_mia(view)
-        elif view.game == "liars-dice":
-            action = self._act_liars_dice(view)
-        else:
-            action = None
-        if action is None:
-            self.fallback_moves += 1
-            return self._fallback(view)
-        self.policy_moves += 1
-        return action
+    def act_mia(self, view: MiaView) -> MiaAction:
+        """`act` at a Mia table (for a bot that hands its heads-up play to this one)."""
+        from bluffdice.games.mia import Look, Roll
 
-    def _fallback(self, view: Any) -> Any:
-        if view.game == "mia":
-            action = self._knows_the_dice(view)
-            if action is not None:
-                return action
+        if view.phase == "open":
+            return Roll()
+        if Look() in view.legal_actions:
+            return Look()  # always look: see bluffdice.solve.mia
+        action = self._act_mia(view)
+        if action is not None:
+            self.policy_moves += 1
+            return action
+        self.fallback_moves += 1
+        known = self._knows_the_dice(view)
+        if known is not None:
+            return known
+        found: MiaAction = self._fallback(view)
+        return found
+
+    def act_liars_dice(self, view: LiarsDiceView) -> LiarsDiceAction:
+        """`act` at a Liar's Dice table."""
+        action = self._act_liars_dice(view)
+        if action is not None:
+            self.policy_moves += 1
+            return action
+        self.fallback_moves += 1
+        found: LiarsDiceAction = self._fallback(view)
+        return found
+
+    def _fallback(self, view: MiaView | LiarsDiceView) -> Any:
+        """The fallback bot's move: a bot found by name, of the view's game."""
         name = FALLBACK.get(view.game, "random")
         bot = self._fallbacks.get(view.game)
         if bot is None:
@@ -178,7 +192,7 @@ class CfrBot(Bot):
 
     # --- Mia ------------------------------------------------------------------------
 
-    def _act_mia(self, view: Any) -> Any:
+    def _act_mia(self, view: MiaView) -> MiaAction | None:
         from bluffdice.games.mia import parse_action
         from bluffdice.solve import mia
 
@@ -190,11 +204,13 @@ class CfrBot(Bot):
         policy = _policy_for("mia", spec)
         if policy is None:
             return None
+        me = view.player
+        assert me is not None  # a seat's view: a bot never plays as a spectator
         calls = [(c.player, c.kind, c.value) for c in view.calls]
-        opener = calls[0][0] if calls else view.player
+        opener = calls[0][0] if calls else me
         try:
             if view.phase == "hold":
-                info = mia.hold_info(ranking, calls, view.player, opener)
+                info = mia.hold_info(ranking, calls, me, opener)
             else:
                 info = mia.answer_info(ranking, calls, opener)
         except (ValueError, IndexError):
@@ -212,7 +228,7 @@ class CfrBot(Bot):
         action = parse_action(_sample(dist, self.rng))
         return action if action in legal else None
 
-    def _knows_the_dice(self, view: Any) -> Any:
+    def _knows_the_dice(self, view: MiaView) -> MiaAction | None:
         """Answering a pass over dice it saw: challenge exactly when they fall short."""
         from bluffdice.games.mia import Challenge, Roll
 
@@ -228,7 +244,7 @@ class CfrBot(Bot):
 
     # --- Liar's Dice ----------------------------------------------------------------
 
-    def _act_liars_dice(self, view: Any) -> Any:
+    def _act_liars_dice(self, view: LiarsDiceView) -> LiarsDiceAction | None:
         from bluffdice.games.liars_dice import parse_action
         from bluffdice.solve import liars_dice as ld
 
@@ -249,7 +265,7 @@ class CfrBot(Bot):
 
 
 @lru_cache(maxsize=64)
-def _mia_rules(text: str) -> tuple[str, Any] | None:
+def _mia_rules(text: str) -> tuple[str, Ranking] | None:
     """(spec key, ranking) of a Mia rule string, or None if the solver cannot take it."""
     import json
 

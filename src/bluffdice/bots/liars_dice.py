@@ -12,18 +12,23 @@ no more than the bot's own matches).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from bluffdice.bots.base import Bot, register_bot
 from bluffdice.games.base import Event
-from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge
+from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction
+from bluffdice.games.liars_dice.state import LiarsDiceView
 from bluffdice.games.registry import parse_rules
 from bluffdice.odds.binomial import dice_rules, face_odds
 
 GAME = "liars-dice"
+
+LiarsDiceBot = Bot[LiarsDiceView, LiarsDiceAction]
+"""The base of every Liar's Dice bot: mypy holds its `act` to the game's views and
+actions."""
 
 
 @lru_cache(maxsize=64)
@@ -44,7 +49,7 @@ def _tail(total: int, face: int, own: tuple[int, ...], faces: int, wild: int) ->
     return tuple(float(c.p_at_least) for c in odds.counts)
 
 
-def p_holds(view: Any, bid: Bid, own: tuple[int, ...] | None = None) -> float:
+def p_holds(view: LiarsDiceView, bid: Bid, own: tuple[int, ...] | None = None) -> float:
     """The chance that `bid` holds, seen from `own` dice (default: the viewer's cup)."""
     hand = tuple(sorted(own if own is not None else (view.my_dice or ())))
     if bid.quantity <= 0:
@@ -55,14 +60,14 @@ def p_holds(view: Any, bid: Bid, own: tuple[int, ...] | None = None) -> float:
     return tail[bid.quantity]
 
 
-class _BinomialPlayer(Bot):
+class _BinomialPlayer(LiarsDiceBot):
     games = (GAME,)
 
-    def believe(self, view: Any, p: float) -> float:
+    def believe(self, view: LiarsDiceView, p: float) -> float:
         """The chance the current bid holds, after whatever the bot knows of its bidder."""
         return p
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: LiarsDiceView) -> LiarsDiceAction:
         legal = view.legal_actions
         bids = [a for a in legal if isinstance(a, Bid)]
         if view.bid is None or Challenge() not in legal:
@@ -74,15 +79,14 @@ class _BinomialPlayer(Bot):
         risk = 1.0 - p_holds(view, best)
         if p_current < risk:
             return Challenge()
-        if Calza() in legal and self._exact(view) > 0.5:
+        if Calza() in legal and self._exact(view, view.bid) > 0.5:
             return Calza()
         return best
 
-    def _best_bid(self, view: Any, bids: list[Bid]) -> Bid:
+    def _best_bid(self, view: LiarsDiceView, bids: list[Bid]) -> Bid:
         return max(bids, key=lambda b: (round(p_holds(view, b), 9), b.quantity, b.face))
 
-    def _exact(self, view: Any) -> float:
-        bid = view.bid
+    def _exact(self, view: LiarsDiceView, bid: Bid) -> float:
         return p_holds(view, bid) - p_holds(view, Bid(bid.quantity + 1, bid.face))
 
 
@@ -113,7 +117,7 @@ class LiarsDiceAdaptiveBot(_BinomialPlayer):
     prior = 4.0
     """Pseudo-bids of zero residual: how slowly a single surprise moves the estimate."""
 
-    def __init__(self, rng: Any = None) -> None:
+    def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
         self.seen: dict[int, _Seen] = {}
         self._learnt: set[int] = set()
@@ -122,17 +126,19 @@ class LiarsDiceAdaptiveBot(_BinomialPlayer):
         s = self.seen.get(player)
         return 0.0 if s is None else s.residual / (s.bids + self.prior)
 
-    def believe(self, view: Any, p: float) -> float:
+    def believe(self, view: LiarsDiceView, p: float) -> float:
+        if view.bidder is None:
+            return p
         return min(1.0, max(0.0, p + self.shift(view.bidder)))
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: LiarsDiceView) -> LiarsDiceAction:
         self._learn(view)
         return super().act(view)
 
     def observe(self, events: Sequence[Event]) -> None:
         """Statistics come from `view.last_round`, which holds every lifted cup."""
 
-    def _learn(self, view: Any) -> None:
+    def _learn(self, view: LiarsDiceView) -> None:
         last = view.last_round
         if last is None or last.round in self._learnt or view.player is None:
             return

@@ -10,21 +10,33 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Any
 
 from bluffdice.bots.base import Bot, register_bot
+from bluffdice.bots.liars_dice import LiarsDiceBot
 from bluffdice.games.common_hand import (
     Challenge as ClaimChallenge,
 )
 from bluffdice.games.common_hand import (
     Claim,
+    CommonHandAction,
     CommonHandView,
     Reroll,
     hand_key,
 )
 from bluffdice.games.common_hand.actions import claim_of
-from bluffdice.games.liars_dice import Bid, Calza, Challenge, LiarsDiceView, hand_outcomes
+from bluffdice.games.liars_dice import (
+    Bid,
+    Calza,
+    Challenge,
+    LiarsDiceAction,
+    LiarsDiceView,
+    hand_outcomes,
+)
 from bluffdice.games.registry import parse_rules
+
+CommonHandBot = Bot[CommonHandView, CommonHandAction]
+"""The base of every common-hand bot: mypy holds its `act` to the game's views and
+actions."""
 
 
 @lru_cache(maxsize=4096)
@@ -47,7 +59,7 @@ def exactly(unknown: int, need: int, p: Fraction) -> float:
     return float(comb(unknown, need) * p**need * (1 - p) ** (unknown - need))
 
 
-class _Counter(Bot):
+class _Counter(LiarsDiceBot):
     """Counts: a bid holds with the binomial chance of the dice it cannot see."""
 
     challenge_margin = 0.0
@@ -67,21 +79,20 @@ class _Counter(Bot):
         own, unknown, p = self.chances(view, bid)
         return at_least(unknown, bid.quantity - own, p)
 
-    def act(self, view: Any) -> Any:
-        v: LiarsDiceView = view
-        bids = [a for a in v.legal_actions if isinstance(a, Bid)]
-        if v.bid is None:
-            good = [b for b in bids if self.holds(v, b) >= 0.5 - self.bluff]
+    def act(self, view: LiarsDiceView) -> LiarsDiceAction:
+        bids = [a for a in view.legal_actions if isinstance(a, Bid)]
+        if view.bid is None:
+            good = [b for b in bids if self.holds(view, b) >= 0.5 - self.bluff]
             pool = good or bids
             top = max(b.quantity for b in pool)
             return self.rng.choice([b for b in pool if b.quantity == top])
-        p_last = self.holds(v, v.bid)
-        if Calza() in v.legal_actions:
-            own, unknown, p = self.chances(v, v.bid)
-            if exactly(unknown, v.bid.quantity - own, p) > 0.4:
+        p_last = self.holds(view, view.bid)
+        if Calza() in view.legal_actions:
+            own, unknown, p = self.chances(view, view.bid)
+            if exactly(unknown, view.bid.quantity - own, p) > 0.4:
                 return Calza()
-        best = max(bids, key=lambda b: (self.holds(v, b), -b.quantity), default=None)
-        p_best = self.holds(v, best) if best is not None else 0.0
+        best = max(bids, key=lambda b: (self.holds(view, b), -b.quantity), default=None)
+        p_best = self.holds(view, best) if best is not None else 0.0
         if best is None or p_last < 1 - p_best - self.challenge_margin:
             return Challenge()
         if self.bluff and self.rng.random() < self.bluff:
@@ -129,32 +140,31 @@ def make_chance(claim: Claim, straights: bool) -> float:
     return max(at_or_above, default=0.0)
 
 
-class _PokerBot(Bot):
+class _PokerBot(CommonHandBot):
     """Claims its own hand when it can, rerolls to improve, challenges unlikely claims."""
 
     doubt = 0.3
     bluff = 0.0
 
-    def act(self, view: Any) -> Any:
-        v: CommonHandView = view
-        rules = parse_rules(v.rules)
-        mine = v.my_dice or ()
-        claims = [a for a in v.legal_actions if isinstance(a, Claim)]
+    def act(self, view: CommonHandView) -> CommonHandAction:
+        rules = parse_rules(view.rules)
+        mine = view.my_dice or ()
+        claims = [a for a in view.legal_actions if isinstance(a, Claim)]
         best = claim_of(hand_key(mine, rules.straights)) if mine else None
         true_claims = [c for c in claims if best is not None and best.key[0] and c.key <= best.key]
-        if v.claim is None:
+        if view.claim is None:
             if true_claims and self.rng.random() >= self.bluff:
                 return true_claims[-1]
             return claims[min(len(claims) - 1, self.rng.randrange(3))]
         if true_claims:
             return true_claims[-1] if self.rng.random() >= self.bluff else true_claims[0]
-        rerolls = [a for a in v.legal_actions if isinstance(a, Reroll)]
-        likely = make_chance(v.claim, rules.straights)
-        if ClaimChallenge() in v.legal_actions and likely < self.doubt:
+        rerolls = [a for a in view.legal_actions if isinstance(a, Reroll)]
+        likely = make_chance(view.claim, rules.straights)
+        if ClaimChallenge() in view.legal_actions and likely < self.doubt:
             return ClaimChallenge()
         if rerolls:
             return self._reroll(mine, rerolls)
-        if ClaimChallenge() in v.legal_actions and (not claims or likely < 0.5):
+        if ClaimChallenge() in view.legal_actions and (not claims or likely < 0.5):
             return ClaimChallenge()
         return claims[0]
 

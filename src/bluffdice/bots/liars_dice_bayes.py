@@ -29,15 +29,17 @@ end of each round, which every player sees.
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
-from typing import Any
 
-from bluffdice.bots.base import Bot, register_bot
-from bluffdice.bots.liars_dice import _faces, _wild
-from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge
+from bluffdice.bots.base import register_bot
+from bluffdice.bots.liars_dice import LiarsDiceBot, _faces, _wild
+from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction
+from bluffdice.games.liars_dice.bids import BidCall
+from bluffdice.games.liars_dice.state import LiarsDiceView
 
 SHARPNESS = 2.0
 """The power on a bid's chance to hold (from the bidder's cup) in its likelihood."""
@@ -131,14 +133,14 @@ class Habits:
 
 
 @register_bot
-class LiarsDiceBayesBot(Bot):
+class LiarsDiceBayesBot(LiarsDiceBot):
     """Bids and calls on a Bayesian belief about the other cups, read from their bids."""
 
     name = "bayes"
     games = ("liars-dice",)
     description = "the listener: reads each bid as news of the bidder's cup; learns who bluffs"
 
-    def __init__(self, rng: Any = None) -> None:
+    def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
         self.habits: dict[int, Habits] = {}
         self._learnt: set[int] = set()
@@ -148,7 +150,7 @@ class LiarsDiceBayesBot(Bot):
     def habits_of(self, player: int) -> Habits:
         return self.habits.setdefault(player, Habits())
 
-    def belief(self, view: Any, player: int, face: int) -> tuple[float, ...]:
+    def belief(self, view: LiarsDiceView, player: int, face: int) -> tuple[float, ...]:
         """The distribution of `player`'s counting dice for `face`, after their bids."""
         faces = _faces(view.rules)
         p = face_chance(face, faces, view.wild)
@@ -160,7 +162,7 @@ class LiarsDiceBayesBot(Bot):
         return posterior(n, view.total - n, p, latest, self.habits_of(player).bluff_rate)
 
     def count_distribution(
-        self, view: Any, face: int, fixed: tuple[int, int] | None = None
+        self, view: LiarsDiceView, face: int, fixed: tuple[int, int] | None = None
     ) -> list[float]:
         """P(exactly m dice in all cups count for `face`), m = 0 .. total; `fixed` pins one
         opponent's count (player, k)."""
@@ -175,16 +177,16 @@ class LiarsDiceBayesBot(Bot):
                 dist = convolve(dist, self.belief(view, player, face))
         return dist
 
-    def p_holds(self, view: Any, bid: Bid, fixed: tuple[int, int] | None = None) -> float:
+    def p_holds(self, view: LiarsDiceView, bid: Bid, fixed: tuple[int, int] | None = None) -> float:
         dist = self.count_distribution(view, bid.face, fixed)
         return sum(dist[bid.quantity :])
 
     # --- the decision -----------------------------------------------------------------
 
-    def act(self, view: Any) -> Any:
+    def act(self, view: LiarsDiceView) -> LiarsDiceAction:
         self._learn(view)
         legal = view.legal_actions
-        costs: dict[Any, float] = {}
+        costs: dict[LiarsDiceAction, float] = {}
         if view.bid is not None and Challenge() in legal:
             held = self.p_holds(view, view.bid)
             costs[Challenge()] = held - OTHERS_LOSS * (1 - held)
@@ -198,7 +200,7 @@ class LiarsDiceBayesBot(Bot):
             return legal[0]
         return min(costs, key=lambda a: costs[a])
 
-    def candidates(self, view: Any, bids: list[Bid]) -> list[Bid]:
+    def candidates(self, view: LiarsDiceView, bids: list[Bid]) -> list[Bid]:
         by_face: dict[int, list[Bid]] = {}
         for bid in sorted(bids, key=lambda b: b.quantity):
             row = by_face.setdefault(bid.face, [])
@@ -206,7 +208,7 @@ class LiarsDiceBayesBot(Bot):
                 row.append(bid)
         return [b for row in by_face.values() for b in row]
 
-    def raise_cost(self, view: Any, bid: Bid) -> float:
+    def raise_cost(self, view: LiarsDiceView, bid: Bid) -> float:
         """Chance the next player calls `bid` and it fails, minus half the chance they
         call it and it holds; summed over what they may hold."""
         nxt = self._next_alive(view)
@@ -228,16 +230,19 @@ class LiarsDiceBayesBot(Bot):
         return cost
 
     @staticmethod
-    def _next_alive(view: Any) -> int | None:
+    def _next_alive(view: LiarsDiceView) -> int | None:
+        me = view.player
+        if me is None:  # a spectator's view: nobody plays after it
+            return None
         for step in range(1, view.players):
-            seat = (view.player + step) % view.players
+            seat = (me + step) % view.players
             if view.dice[seat] > 0:
                 return int(seat)
         return None
 
     # --- learning from lifted cups --------------------------------------------------
 
-    def _learn(self, view: Any) -> None:
+    def _learn(self, view: LiarsDiceView) -> None:
         last = view.last_round
         if last is None or last.round in self._learnt or view.player is None:
             return
@@ -245,7 +250,7 @@ class LiarsDiceBayesBot(Bot):
         faces = _faces(view.rules)
         wild = _wild(view.rules)
         total = sum(len(h) for h in last.hands)
-        previous: Any = None
+        previous: BidCall | None = None
         for call in last.bids:
             if previous is not None and call.player != view.player:
                 self._answered(call.player, last.hands, previous, total, faces, wild, False)
@@ -264,7 +269,7 @@ class LiarsDiceBayesBot(Bot):
         self,
         player: int,
         hands: tuple[tuple[int, ...], ...],
-        bid: Any,
+        bid: BidCall,
         total: int,
         faces: int,
         wild: int,

@@ -7,10 +7,9 @@ from the rule set's own ranking, so they play every variant correctly.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from bluffdice.bots.base import Bot, register_bot
-from bluffdice.bots.mia_tools import announcements, passes, ranking_of, reach_chance
+from bluffdice.bots.base import register_bot
+from bluffdice.bots.mia_tools import MiaBot, announcements, passes, ranking_of, reach_chance
 from bluffdice.games.mia import (
     Announce,
     BeatMia,
@@ -18,6 +17,7 @@ from bluffdice.games.mia import (
     Cheers,
     GiveUp,
     Look,
+    MiaAction,
     MiaView,
     Pass,
     Roll,
@@ -32,14 +32,14 @@ def _previous_value(view: MiaView) -> int | None:
 
 
 @register_bot
-class HonestBot(Bot):
+class HonestBot(MiaBot):
     """Never lies when the dice allow the truth, never passes, believes what a roll often
     reaches, and assumes the others are as honest as itself."""
 
     name = "honest"
     description = "tells the truth when it can, lies as little as it must, challenges by odds"
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         legal = view.legal_actions
         if Look() in legal:
             return Look()
@@ -68,13 +68,13 @@ class HonestBot(Bot):
 
 
 @register_bot
-class BluffBot(Bot):
+class BluffBot(MiaBot):
     """Looks, then lies upward now and then; calls announcements a roll rarely reaches."""
 
     name = "bluffer"
     description = "bluffs sensibly: inflates some true rolls, challenges unlikely claims"
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         legal = view.legal_actions
         if Look() in legal:
             return Look()

@@ -8,10 +8,10 @@ psychology, and it is what the `adaptive` bot learns to exploit.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from bluffdice.bots.base import Bot, register_bot
+from bluffdice.bots.base import register_bot
 from bluffdice.bots.mia_tools import (
+    MiaBot,
     announcements,
     my_calls_this_round,
     passes,
@@ -26,6 +26,7 @@ from bluffdice.games.mia import (
     Cheers,
     GiveUp,
     Look,
+    MiaAction,
     MiaView,
     Pass,
     Roll,
@@ -33,12 +34,12 @@ from bluffdice.games.mia import (
 from bluffdice.games.mia.values import MIA
 
 
-class Character(Bot):
+class Character(MiaBot):
     """The shape every character shares: what to announce holding dice, how to answer a
     Mia announcement, how to answer any other. Rolling to open a round and looking at
     fresh dice need no character."""
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -53,13 +54,13 @@ class Character(Bot):
         assert view.announced is not None
         return self.answer(view, view.announced)
 
-    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> MiaAction:
         raise NotImplementedError
 
-    def against_mia(self, view: MiaView) -> Any:
+    def against_mia(self, view: MiaView) -> MiaAction:
         raise NotImplementedError
 
-    def answer(self, view: MiaView, announced: int) -> Any:
+    def answer(self, view: MiaView, announced: int) -> MiaAction:
         raise NotImplementedError
 
 
@@ -74,7 +75,7 @@ class LiarBot(Character):
     lie_rate = 0.7
     """How often it lies although the truth would be legal."""
 
-    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> MiaAction:
         truth_ok = dice in values
         if truth_ok and self.rng.random() >= self.lie_rate:
             return Announce(dice)
@@ -83,10 +84,10 @@ class LiarBot(Character):
         start = dice if truth_ok else values[0]
         return Announce(step_up(values, start, self.rng.randint(2, 5)))
 
-    def against_mia(self, view: MiaView) -> Any:
+    def against_mia(self, view: MiaView) -> MiaAction:
         return Challenge() if self.rng.random() < 0.7 else GiveUp()
 
-    def answer(self, view: MiaView, announced: int) -> Any:
+    def answer(self, view: MiaView, announced: int) -> MiaAction:
         if reach_chance(ranking_of(view), announced) < Fraction(1, 2):
             return Challenge()
         return Roll()
@@ -103,7 +104,7 @@ class LuckyBot(Character):
     high = 8
     """Claims land among this many values just below Mia (the doubles and 65 by default)."""
 
-    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> MiaAction:
         if Cheers() in view.legal_actions and self.rng.random() < 0.5:
             return Cheers()
         below_mia = [v for v in values if v != MIA] or values
@@ -113,12 +114,12 @@ class LuckyBot(Character):
             return Announce(dice)
         return Announce(claim)
 
-    def against_mia(self, view: MiaView) -> Any:
+    def against_mia(self, view: MiaView) -> MiaAction:
         if BeatMia() in view.legal_actions:
             return BeatMia()
         return Challenge() if self.rng.random() < 0.15 else GiveUp()
 
-    def answer(self, view: MiaView, announced: int) -> Any:
+    def answer(self, view: MiaView, announced: int) -> MiaAction:
         unlikely = reach_chance(ranking_of(view), announced) < Fraction(1, 10)
         return Challenge() if unlikely and self.rng.random() < 0.3 else Roll()
 
@@ -132,16 +133,16 @@ class ChainBot(Character):
     name = "chain"
     description = "passes and inflates to push the loss down the chain"
 
-    def announce(self, view: MiaView, dice: int, values: list[int]) -> Any:
+    def announce(self, view: MiaView, dice: int, values: list[int]) -> MiaAction:
         # Without a pass it inflates its own claims instead: one or two places up.
         start = dice if dice in values else values[0]
         inflated = step_up(values, start, self.rng.randint(1, 2))
         return Announce(start if inflated == MIA and start != MIA else inflated)
 
-    def against_mia(self, view: MiaView) -> Any:
+    def against_mia(self, view: MiaView) -> MiaAction:
         return Challenge() if self.rng.random() < 0.5 else GiveUp()
 
-    def answer(self, view: MiaView, announced: int) -> Any:
+    def answer(self, view: MiaView, announced: int) -> MiaAction:
         options = passes(view)
         if options and my_calls_this_round(view) == 0:
             below_mia = [v for v in options if v != MIA] or options

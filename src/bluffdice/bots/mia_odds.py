@@ -20,13 +20,13 @@ opponent from the dice it has seen revealed, and learns how often each one chall
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
-from bluffdice.bots.base import Bot, register_bot
-from bluffdice.bots.mia_tools import announcements, my_calls_this_round, passes, rules_of
+from bluffdice.bots.base import register_bot
+from bluffdice.bots.mia_tools import MiaBot, announcements, my_calls_this_round, passes, rules_of
 from bluffdice.games.base import Event
 from bluffdice.games.mia import (
     Announce,
@@ -36,6 +36,7 @@ from bluffdice.games.mia import (
     Cheers,
     GiveUp,
     Look,
+    MiaAction,
     MiaRules,
     MiaView,
     Pass,
@@ -157,7 +158,7 @@ def current_claim(calls: Sequence[Call]) -> Claim | None:
     return None
 
 
-class _OddsPlayer(Bot):
+class _OddsPlayer(MiaBot):
     """The shared play of `odds` and `adaptive`; they differ in whom they believe."""
 
     pass_challenge_rate = 0.5
@@ -172,7 +173,7 @@ class _OddsPlayer(Bot):
     def challenge_rate(self, player: int) -> float:
         return self.pass_challenge_rate
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -205,7 +206,7 @@ class _OddsPlayer(Bot):
             self.spread(claim.roller),
         )
 
-    def answer(self, view: MiaView) -> Any:
+    def answer(self, view: MiaView) -> MiaAction:
         model = claim_model(view.rules)
         announced = view.announced
         assert announced is not None
@@ -214,7 +215,7 @@ class _OddsPlayer(Bot):
         if GiveUp() in legal:
             opts = model.mia_options
             truthful = odds.p_announcement_true(model.rules, None, MIA)
-            costs: dict[Any, float] = {
+            costs: dict[MiaAction, float] = {
                 Challenge(): opts[odds.LOOK] * p_true / float(truthful),
                 GiveUp(): opts[odds.GIVE_UP],
             }
@@ -284,7 +285,7 @@ class AdaptiveBot(_OddsPlayer):
     prior_size = 0.5
     prior_answers = 2.0
 
-    def __init__(self, rng: Any = None) -> None:
+    def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
         self.seen: dict[int, _Record] = {}
         self._calls: list[Call] = []
@@ -318,7 +319,7 @@ class AdaptiveBot(_OddsPlayer):
 
     # --- learning ------------------------------------------------------------------
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         self.catch_up(view)
         return super().act(view)
 

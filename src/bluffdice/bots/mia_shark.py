@@ -30,13 +30,12 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
 
 from bluffdice.bots.base import register_bot
 from bluffdice.bots.cfr import CfrBot
 from bluffdice.bots.mia_odds import AdaptiveBot, ClaimModel, _next_alive, claim_model, current_claim
 from bluffdice.games.base import Event
-from bluffdice.games.mia import MiaView
+from bluffdice.games.mia import MiaAction, MiaView
 from bluffdice.games.mia.actions import Challenged, Passed, Revealed, Rolled
 from bluffdice.games.mia.values import MIA
 
@@ -114,15 +113,15 @@ class SharkBot(AdaptiveBot):
         caught, met = self.pass_checks.get(player, (0, 0))
         return caught > 0 and met == 0
 
-    def act(self, view: MiaView) -> Any:
+    def act(self, view: MiaView) -> MiaAction:
         alive = sum(1 for gone in view.out if not gone)
         if alive == 2:
             self.catch_up(view)  # keep reading the opponent's lies
             action = self.pass_gap_action(view)
-            return self.heads_up.act(view) if action is None else action
+            return self.heads_up.act_mia(view) if action is None else action
         return super().act(view)
 
-    def pass_gap_action(self, view: MiaView) -> Any:
+    def pass_gap_action(self, view: MiaView) -> MiaAction | None:
         """Heads-up, where `bluffdice.solve.pass_gap` found the policy's folded passes
         can be taken: as the round's opener once a pass has been made, the best response
         (where it differs from the policy); as the other player, the policy without its
@@ -200,7 +199,7 @@ class SharkBot(AdaptiveBot):
         short = sum(p for d, p in model.dist.items() if model.rank[d] <= floor)
         return short * self.lie_risk(model, _next_alive(view), announced)
 
-    def answer(self, view: MiaView) -> Any:
+    def answer(self, view: MiaView) -> MiaAction:
         from bluffdice.games.mia import Challenge, GiveUp, Pass, Roll
 
         legal = view.legal_actions
@@ -210,7 +209,7 @@ class SharkBot(AdaptiveBot):
         announced = view.announced
         assert announced is not None
         p_true = self.truth_chance(view, model)
-        costs: dict[Any, float] = {
+        costs: dict[MiaAction, float] = {
             Challenge(): p_true * model.fail_cost[announced],
             Roll(): self.believe_cost(view, model, announced),
         }

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
-from bluffdice.games.mia import Announce, MiaRules, MiaView, Pass
+from bluffdice.bots.base import Bot
+from bluffdice.games.mia import Announce, MiaAction, MiaRules, MiaView, Pass
 from bluffdice.games.mia.values import VALUES, Ranking, probability
 from bluffdice.games.registry import parse_rules
+
+MiaBot = Bot[MiaView, MiaAction]
+"""The base of every Mia bot: mypy holds its `act` to Mia's views and actions."""
 
 
 @lru_cache(maxsize=64)
 def rules_of(text: str) -> MiaRules:
-    rules: Any = parse_rules(text, game="mia")
-    return rules  # type: ignore[no-any-return]
+    rules: MiaRules = parse_rules(text, game="mia")
+    return rules
 
 
 def ranking_of(view: MiaView) -> Ranking:

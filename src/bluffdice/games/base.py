@@ -12,18 +12,49 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Final, NamedTuple, Protocol, SupportsIndex, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Final,
+    Generic,
+    NamedTuple,
+    Protocol,
+    Self,
+    SupportsIndex,
+    runtime_checkable,
+)
 
 import msgspec
 
 from bluffdice.errors import BluffdiceError as BluffdiceError  # re-exported
 from bluffdice.errors import WordedError
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+else:
+    from typing import TypeVar as _TypeVar
+
+    def TypeVar(name: str, *constraints: Any, default: Any = None, **options: Any) -> Any:
+        """A type variable with a default for mypy (PEP 696), which `typing` takes only
+        from Python 3.13 on: at run time the default is dropped, as only mypy reads it.
+        The defaults let code that runs any game write a bare `GameState` or `Bot`."""
+        return _TypeVar(name, *constraints, **options)
+
+
 CHANCE: Final = -1
 """`current_player` when the next step is a chance outcome (dice, seat draw)."""
 
 TERMINAL: Final = -2
 """`current_player` when the game is over."""
+
+ViewT = TypeVar("ViewT", covariant=True, default=Any)
+"""What a game's state shows one recipient (`MiaView`)."""
+ActionT = TypeVar("ActionT", default=Any)
+"""A game's player actions (`MiaAction`)."""
+ChanceT = TypeVar("ChanceT", default=Any)
+"""A game's chance outcomes (`MiaOutcome`): dice, seat draws."""
+StateT = TypeVar("StateT", default=Any)
+RulesT = TypeVar("RulesT", default=Any)
 
 
 class RuleError(WordedError):
@@ -152,26 +183,31 @@ def ranked_outcome(
     )
 
 
-def places_from(keys: Sequence[Any]) -> tuple[int, ...]:
+_Key = TypeVar("_Key", int, tuple[int, ...])
+
+
+def places_from(keys: Sequence[_Key]) -> tuple[int, ...]:
     """Places from sort keys where a greater key is better; equal keys share a place."""
     return tuple(sum(1 for other in keys if other > key) for key in keys)
 
 
-class Step(NamedTuple):
+class Step(NamedTuple, Generic[StateT]):
     """The result of applying one action: the new state and what happened."""
 
-    state: Any
+    state: StateT
     events: tuple[Event, ...]
 
 
-class TableState(msgspec.Struct, frozen=True):
+class TableState(msgspec.Struct, Generic[RulesT], frozen=True):
     """The fields and answers every game's state shares; each game adds its own.
 
     `phase` names whose move it is in words ("seat" before the first chance outcome,
     "over" at the end); `moves` counts applied steps and serves as the state id.
+    `RulesT` is the game's rules dataclass (`MiaRules`); a type variable, unlike a
+    concrete type, leaves msgspec nothing to validate, and states are never decoded.
     """
 
-    rules: Any  # the game's rules dataclass; Any keeps msgspec from validating it
+    rules: RulesT
     players: int
     phase: str = "seat"
     turn: int = -1
@@ -193,8 +229,14 @@ class TableState(msgspec.Struct, frozen=True):
 
 
 @runtime_checkable
-class GameState(Protocol):
-    """What the table, bots, simulator and solver rely on, for every game."""
+class GameState(Protocol[ViewT, ActionT, ChanceT]):
+    """What the table, bots, simulator and solver rely on, for every game.
+
+    Each game's state fills in its own types (`MiaState` is a
+    `GameState[MiaView, MiaAction, MiaOutcome]`), so code that knows its game is
+    checked against that game's actions; code that runs whichever game the rules name
+    holds a bare `GameState` (any game's: the type variables default to `Any`).
+    """
 
     @property
     def num_players(self) -> int: ...
@@ -208,13 +250,16 @@ class GameState(Protocol):
     @property
     def state_id(self) -> int: ...
 
-    def legal_actions(self) -> Sequence[Any]: ...
+    def legal_actions(self) -> Sequence[ActionT]: ...
 
-    def chance_outcomes(self) -> Sequence[tuple[Any, Fraction]]: ...
+    def chance_outcomes(self) -> Sequence[tuple[ChanceT, Fraction]]: ...
 
-    def apply(self, action: Any) -> Step: ...
+    def apply(self, action: ActionT | ChanceT) -> Step[Self]:
+        """A player's action on their turn, a chance outcome at a chance node; the
+        state checks which it got at run time too, as moves also come off the wire."""
+        ...
 
-    def view(self, player: int | None) -> Any: ...
+    def view(self, player: int | None) -> ViewT: ...
 
     def returns(self) -> tuple[float, ...]: ...
 
@@ -222,7 +267,7 @@ class GameState(Protocol):
         """The ranking of a finished game; None while it goes on."""
         ...
 
-    def default_action(self) -> Any:
+    def default_action(self) -> ActionT:
         """The move a table makes for a player whose time ran out."""
         ...
 
@@ -231,7 +276,7 @@ class GameState(Protocol):
         them one by one (a seat draw among n players is one die of n faces)."""
         ...
 
-    def outcome_of_roll(self, dice: Sequence[int]) -> Any:
+    def outcome_of_roll(self, dice: Sequence[int]) -> ChanceT:
         """The chance outcome that these dice, as rolled, make."""
         ...
 

@@ -45,6 +45,7 @@ from bluffdice.games.mia.actions import (
     Dice,
     FirstPlayer,
     GiveUp,
+    MiaAction,
     Penalty,
     Roll,
 )
@@ -227,7 +228,12 @@ def _play_out(rules: MiaRules, announced: int, dice: int, answer: str) -> tuple[
     step = state.apply(Announce(announced))
     if answer == SHOWN:
         return _losses(step.events, Fraction(1))
-    action = {CHALLENGE: Challenge(), LOOK: Challenge(), GIVE_UP: GiveUp(), BEAT: BeatMia()}
+    action: dict[str, MiaAction] = {
+        CHALLENGE: Challenge(),
+        LOOK: Challenge(),
+        GIVE_UP: GiveUp(),
+        BEAT: BeatMia(),
+    }
     step = step.state.apply(action[answer])
     if step.state.current_player != CHANCE:
         return _losses(step.events, Fraction(1))

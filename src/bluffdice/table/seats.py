@@ -20,7 +20,7 @@ def raised(exc: BaseException) -> SeatFault:
     return SeatFault("error", f"{type(exc).__name__}: {exc}{where}")
 
 
-def observes(bot: Any) -> bool:
+def observes(bot: object) -> bool:
     """Whether the bot wants the events (the base class ignores them all)."""
     observe = getattr(bot, "observe", None)
     return observe is not None and getattr(observe, "__func__", None) is not Bot.observe

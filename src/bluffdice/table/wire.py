@@ -114,7 +114,7 @@ class WireError(ValueError):
 
 
 def _is_view(cls: type) -> bool:
-    return str(cls.__struct_config__.tag).endswith(".view")  # type: ignore[attr-defined]
+    return issubclass(cls, msgspec.Struct) and str(cls.__struct_config__.tag).endswith(".view")
 
 
 def _kinds(specs: Sequence[GameSpec]) -> tuple[list[type], list[type], list[type]]:
@@ -134,7 +134,7 @@ def _kinds(specs: Sequence[GameSpec]) -> tuple[list[type], list[type], list[type
 
 
 def _tuple_of(kind: Any) -> Any:
-    return tuple[kind, ...]  # type: ignore[valid-type]
+    return tuple[kind, ...]
 
 
 def _union(types: Sequence[type]) -> Any:
@@ -152,9 +152,9 @@ def _codec(names: tuple[str, ...]) -> tuple[type, msgspec.json.Decoder[Any], typ
     actions, events, views = _kinds(specs)
     action, event, view = _union(actions), _union(events), _union(views)
 
-    def typed(base_cls: type, fields: list[tuple[str, Any, Any]]) -> type:
+    def typed(base_cls: type[msgspec.Struct], fields: list[tuple[str, Any, Any]]) -> type:
         # The same message, its `Any` fields narrowed to the registered games' unions.
-        tag = base_cls.__struct_config__.tag  # type: ignore[attr-defined]
+        tag = base_cls.__struct_config__.tag
         return msgspec.defstruct(
             base_cls.__name__,
             [

@@ -181,7 +181,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(sorted(parse_face(w) for w in words))
 
 
-_WORDS: dict[str, Action] = {
+_WORDS: dict[str, CommonHandAction] = {
     "liar": Challenge(),
     "challenge": Challenge(),
     "bluff": Challenge(),
@@ -194,7 +194,7 @@ def parse_action(text: str) -> CommonHandAction | CommonHandOutcome:
     """Read the text form of an action or chance outcome; ValueError says what is accepted."""
     word = " ".join(text.strip().lower().split())
     if word in _WORDS:
-        return _WORDS[word]  # type: ignore[return-value]
+        return _WORDS[word]
     head, _, rest = word.partition(" ")
     if head == "dice" and rest:
         return Dice(parse_faces(rest))

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral
-from typing import Any
 
 import msgspec
 
@@ -104,7 +103,7 @@ class CommonHandView(msgspec.Struct, frozen=True, tag="common-hand.view"):
     game: str = "common-hand"
 
 
-class CommonHandState(TableState, frozen=True):
+class CommonHandState(TableState[CommonHandRules], frozen=True):
     """The whole truth of a common-hand game, both cups included. Players get views."""
 
     starter: int = -1
@@ -131,7 +130,7 @@ class CommonHandState(TableState, frozen=True):
 
     @property
     def claim(self) -> Claim | None:
-        return self.rules.table.claims[self.claim_index] if self.claim_index >= 0 else None  # type: ignore[no-any-return]
+        return self.rules.table.claims[self.claim_index] if self.claim_index >= 0 else None
 
     def chance_outcomes(self) -> Sequence[tuple[CommonHandOutcome, Fraction]]:
         if self.phase == "roll":
@@ -147,9 +146,9 @@ class CommonHandState(TableState, frozen=True):
         if self.phase not in ("claim", "raise"):
             return ()
         table = self.rules.table
-        return table.legal_actions(self.hands[self.turn], self.claim_index, self.phase == "raise")  # type: ignore[no-any-return]
+        return table.legal_actions(self.hands[self.turn], self.claim_index, self.phase == "raise")
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: CommonHandAction | CommonHandOutcome) -> Step[CommonHandState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         phase = self.phase
         if phase == "over":
@@ -273,7 +272,9 @@ class CommonHandState(TableState, frozen=True):
 
     # --- transitions --------------------------------------------------------------
 
-    def _apply_roll(self, outcome: Any, events: list[Event]) -> CommonHandState:
+    def _apply_roll(
+        self, outcome: CommonHandAction | CommonHandOutcome, events: list[Event]
+    ) -> CommonHandState:
         me = self.turn
         count = DICE if self.phase == "roll" else self.rerolling
         if (
@@ -427,10 +428,7 @@ class CommonHandState(TableState, frozen=True):
         """Rolled dice are one sorted hand, whatever order they fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        outcome: CommonHandOutcome = cup_outcome(
-            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
-        )
-        return outcome
+        return cup_outcome(dice, count, faces, self.phase == "seat", Dice, FirstPlayer)
 
 
 def _whole(n: object) -> bool:

@@ -117,7 +117,7 @@ class FirstPlayer(msgspec.Struct, frozen=True, tag="liars-dice.first"):
 
 LiarsDiceOutcome = Dice | FirstPlayer
 
-_WORDS: dict[str, Action] = {
+_WORDS: dict[str, LiarsDiceAction] = {
     "liar": Challenge(),
     "challenge": Challenge(),
     "dudo": Challenge(),
@@ -150,7 +150,7 @@ def parse_action(text: str) -> LiarsDiceAction | LiarsDiceOutcome:
     """Read the text form of an action or chance outcome; ValueError says what is accepted."""
     word = " ".join(text.strip().lower().split())
     if word in _WORDS:
-        return _WORDS[word]  # type: ignore[return-value]
+        return _WORDS[word]
     head, _, rest = word.partition(" ")
     if head == "dice" and rest:
         digits = rest.replace(" ", "")

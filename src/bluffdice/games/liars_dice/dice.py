@@ -10,7 +10,7 @@ chance outcome keeps enumeration exact and small: the solver and the odds tables
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -91,14 +91,18 @@ def zero_sum_returns(
     return tuple(win if i in winners else lose if i in losers else 0.0 for i in range(players))
 
 
+_Dice = TypeVar("_Dice")
+_First = TypeVar("_First")
+
+
 def cup_outcome(
-    dice: Any,
+    dice: Sequence[int],
     count: int,
     faces: int,
     seat_draw: bool,
-    make_dice: Callable[[tuple[int, ...]], Any],
-    make_first: Callable[[int], Any],
-) -> Any:
+    make_dice: Callable[[tuple[int, ...]], _Dice],
+    make_first: Callable[[int], _First],
+) -> _Dice | _First:
     """The chance outcome of physically rolled dice in the cup games: one sorted hand,
     whatever order the dice fell in; at the seat draw, die k of n seats picks seat k - 1."""
     from bluffdice.games.base import IllegalAction

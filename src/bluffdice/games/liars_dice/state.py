@@ -101,7 +101,7 @@ class LiarsDiceView(msgspec.Struct, frozen=True, tag="liars-dice.view"):
     game: str = "liars-dice"
 
 
-class LiarsDiceState(TableState, frozen=True, gc=False):
+class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
     """The whole truth of a single-hand game, every cup included. Players get views.
 
     Untracked by the garbage collector (`gc=False`): a state refers to no state, so it
@@ -160,7 +160,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
         _LAST = (self, table)
         return table[0]
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: LiarsDiceAction | LiarsDiceOutcome) -> Step[LiarsDiceState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         global _LAST
         phase = self.phase
@@ -178,7 +178,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
             # `found` is the rules' own bid: a numpy int in a bid becomes an int, so events
             # and the record hold plain numbers. The actions `legal_actions` gave are those
             # objects, so only a look-alike needs a closer look.
-            if found is not action and not whole_numbers(action):
+            if found is not action and not (isinstance(action, Bid) and whole_numbers(action)):
                 raise IllegalAction(self._why_illegal(action))
             me = self.turn
             call, made = move.said[me]
@@ -356,7 +356,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
 
     # --- transitions --------------------------------------------------------------
 
-    def _showdown(self, action: LiarsDiceAction) -> Step:
+    def _showdown(self, action: LiarsDiceAction) -> Step[LiarsDiceState]:
         """Liar or calza on the standing bid: lift the cups, count, settle the die and end
         the round (or the game). The last move of every single-round game, so it is one
         pass that builds one new state."""
@@ -500,7 +500,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
         """A sentence saying why `action` is refused here and what would be accepted."""
         ladder = self.rules.ladder
         if isinstance(action, Bid):
-            return ladder.refusal(self.total, self.bid, self.palifico, action)  # type: ignore[no-any-return]
+            return ladder.refusal(self.total, self.bid, self.palifico, action)
         if isinstance(action, Challenge | Calza) and self.bid is None:
             return "nothing has been bid yet: open the round with a bid, e.g. 1x" + str(
                 ladder.biddable_faces(self.palifico)[-1]
@@ -526,10 +526,7 @@ class LiarsDiceState(TableState, frozen=True, gc=False):
         """A cup is one sorted hand, whatever order its dice fell in; die k of n seats
         picks seat k - 1."""
         count, faces = self.physical_roll()
-        outcome: LiarsDiceOutcome = cup_outcome(
-            dice, count, faces, self.phase == "seat", Dice, FirstPlayer
-        )
-        return outcome
+        return cup_outcome(dice, count, faces, self.phase == "seat", Dice, FirstPlayer)
 
 
 _DEFAULT_RULES = LiarsDiceRules()

@@ -108,7 +108,7 @@ class FirstPlayer(msgspec.Struct, frozen=True, tag="mia.first", gc=False):
 
 MiaOutcome = Dice | FirstPlayer
 
-_WORDS: dict[str, Action] = {
+_WORDS: dict[str, MiaAction] = {
     "roll": Roll(),
     "believe": Roll(),
     "r": Roll(),
@@ -130,7 +130,7 @@ def parse_action(text: str) -> MiaAction | MiaOutcome:
     """Read the text form of an action or chance outcome; ValueError says what is accepted."""
     word = " ".join(text.strip().lower().split())
     if word in _WORDS:
-        return _WORDS[word]  # type: ignore[return-value]
+        return _WORDS[word]
     head, _, rest = word.partition(" ")
     if head in ("pass", "p") and rest:
         return Pass(parse_value(rest))

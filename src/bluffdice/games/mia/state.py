@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, SupportsIndex
+from typing import SupportsIndex
 
 import msgspec
 
@@ -138,7 +138,7 @@ class MiaView(msgspec.Struct, frozen=True, tag="mia.view", gc=False):
     game: str = "mia"
 
 
-class MiaState(TableState, frozen=True, gc=False):
+class MiaState(TableState[MiaRules], frozen=True, gc=False):
     """The whole truth of a Mia game, dice included. Only drivers hold it; players get views.
 
     Untracked by the garbage collector (`gc=False`, as its calls, summaries, views and
@@ -187,7 +187,7 @@ class MiaState(TableState, frozen=True, gc=False):
         per situation, shared by `legal_actions`, `apply` and `view`."""
         phase = self.phase
         if phase == "hold":
-            key: tuple[Any, ...] = (phase, self.looked, self.dice == JOKER, self.announced)
+            key: _LegalKey = (phase, self.looked, self.dice == JOKER, self.announced)
         elif phase == "respond":
             key = (phase, self.announced, self._pass_limit_reached())
         elif phase in ("open", "mia"):
@@ -226,7 +226,7 @@ class MiaState(TableState, frozen=True, gc=False):
             return actions
         return ()
 
-    def apply(self, action: Any) -> Step:
+    def apply(self, action: MiaAction | MiaOutcome) -> Step[MiaState]:
         """Apply a legal action or a chance outcome; IllegalAction leaves nothing changed."""
         if self.phase == "over":
             raise IllegalAction("the game is over")
@@ -435,7 +435,7 @@ class MiaState(TableState, frozen=True, gc=False):
             return ranking.at_least[self.announced]
         return ranking.above[self.announced]
 
-    def _apply_chance(self, outcome: Any) -> Step:
+    def _apply_chance(self, outcome: MiaAction | MiaOutcome) -> Step[MiaState]:
         events: list[Event] = []
         if isinstance(outcome, Dice | FirstPlayer):
             number = outcome.value if isinstance(outcome, Dice) else outcome.player
@@ -771,13 +771,15 @@ def _tallies(key: tuple[str, int, int, tuple[int, ...], tuple[int, ...]]) -> _Ta
 
 _Legal = tuple[tuple[MiaAction, ...], frozenset[MiaAction]]
 _NO_ACTIONS: _Legal = ((), frozenset())
-_LEGAL: dict[int, tuple[MiaRules, dict[tuple[Any, ...], _Legal]]] = {}
+_LegalKey = tuple[str | int | bool, ...]
+"""What the legal actions depend on: the phase and the facts of it that matter."""
+_LEGAL: dict[int, tuple[MiaRules, dict[_LegalKey, _Legal]]] = {}
 _step = tuple.__new__
 """`_step(Step, (state, events))` builds a Step without the Python-level __new__ of a
 named tuple: half the cost, on every move."""
 
 
-def _legal_table(rules: MiaRules) -> dict[tuple[Any, ...], _Legal]:
+def _legal_table(rules: MiaRules) -> dict[_LegalKey, _Legal]:
     """The legal-action table of a rule set, kept by identity: hashing a rules dataclass on
     every move would cost more than the look-up saves."""
     entry = _LEGAL.get(id(rules))
@@ -802,10 +804,13 @@ def _not_whole(number: object) -> str:
 
 def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
     """A game at its first chance node (who starts); `players` from 2 to 10."""
+    chosen: MiaRules
     if isinstance(rules, str):
         from bluffdice.games.registry import parse_rules
 
-        rules = parse_rules(rules, game="mia")
+        chosen = parse_rules(rules, game="mia")
+    else:
+        chosen = rules or MiaRules()
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError(f"Mia is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    return MiaState(rules=rules or MiaRules(), players=players)
+    return MiaState(rules=chosen, players=players)
