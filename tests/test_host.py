@@ -286,3 +286,25 @@ def test_a_host_closed_when_a_turn_begins_asks_nobody_and_does_not_end() -> None
     assert not seats[0].asked and not seats[1].asked
     assert not ended and not host.over and not table.over
     assert table.listeners == []
+
+
+def test_a_closed_host_takes_no_move_and_a_bot_table_yields_the_loop_between_moves() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        table = Table("classic", 2, dice=seeded(1))
+        host = Host(table, [BotSeat(odds(1)), BotSeat(odds(2))], timers=loop.call_later)
+        host.start()
+        assert len(table.log) == 1  # only the seat draw: the first bot moves on the next turn
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(table.log) > 1
+        host.close()
+        pending = table.pending()
+        assert pending is not None
+        before = len(table.log)
+        refusal = host.offer(pending.seat, Move(pending.state_id, Challenge()))
+        assert refusal is not None and refusal.code == "game_over"
+        await asyncio.sleep(0.01)
+        assert len(table.log) == before
+
+    asyncio.run(main())

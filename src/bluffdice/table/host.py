@@ -258,7 +258,7 @@ class Host:
             pause = self.pace[pending.seat]
             if self._sync[pending.seat]:
                 seat = cast(SyncSeat, seat)  # checked once, in _learn
-                if pause > 0 and self.timers is not None:
+                if self.timers is not None:  # one move per turn of the loop: others run between
                     self._wait(pending, pause, functools.partial(self._answer_now, pending))
                     return
                 self._answer(pending, seat)
@@ -311,7 +311,9 @@ class Host:
     def offer(self, seat: int, move: Move) -> Refused | None:
         """A move from `seat` that arrived on its own (a browser, a UDP client): applied,
         or refused with the reason, which also goes back to the seat. Then the game
-        goes on as far as it can."""
+        goes on as far as it can. A closed host takes no move."""
+        if self._closed:
+            return Refused("game_over", "the table is closed", self.table.state_id)
         before = len(self.table.log)
         refusal = self._take(seat, move)
         if len(self.table.log) != before:
