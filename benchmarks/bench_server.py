@@ -527,6 +527,16 @@ def start_server(folder: Path, python: str) -> tuple[subprocess.Popen[bytes], st
         str(folder / "bench.db"),
         "--bot-delay",
         "0",
+        # Every client comes from 127.0.0.1 here: the per-address caps would stop the
+        # benchmark at 10 tables; every other limit stays on, as served.
+        "--limit",
+        "tables_per_address=1000000",
+        "--limit",
+        "connections_per_address=1000000",
+        "--limit",
+        "tables=1000000",
+        "--limit",
+        "connections_per_table=1000000",
     ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

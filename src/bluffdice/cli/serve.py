@@ -21,8 +21,22 @@ SERVE_HELP = (
     "to the same seat. Create a table in the lobby (game, house rules, bots for empty "
     "seats, a turn time limit) and send the table's link to your friends. Every move is "
     "stored in --db before anyone sees it, so a restarted server resumes every unfinished "
-    "table. Use --host 0.0.0.0 to let other machines on your network in."
+    "table. Use --host 0.0.0.0 to let other machines on your network in.\n\n"
+    "The server is ready for strangers: every limit below has a default meant for the open "
+    "internet; change one with --limit NAME=VALUE (repeatable), or drop them all with "
+    "--no-limits on a network you trust."
 )
+
+
+def limits_help() -> str:
+    """The --limit option's help: every limit with its default and meaning (from the
+    one table of them, `server.limits.Limits`), without importing the server."""
+    from bluffdice.server.limits import described
+
+    lines = [f"{name} ({default}): {meaning.rstrip('.')}" for name, default, meaning in described()]
+    return "Change a limit, NAME=VALUE, repeatable. The limits, with their defaults: " + "; ".join(
+        lines
+    )
 
 
 def lan_address() -> str | None:
@@ -64,6 +78,18 @@ def serve(
             "default, refuses them, since on the internet they only cost CPU.",
         ),
     ] = 0,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option("--limit", metavar="NAME=VALUE", help=limits_help()),
+    ] = None,
+    no_limits: Annotated[
+        bool,
+        typer.Option(
+            "--no-limits",
+            help="No limit at all (a trusted network, a benchmark): anybody who reaches the "
+            "server can then fill it with tables and connections.",
+        ),
+    ] = False,
     origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -95,9 +121,16 @@ def serve(
     import uvicorn
 
     from bluffdice.server import Hall, create_app
-    from bluffdice.server.limits import Limits
+    from bluffdice.server.limits import Limits, parse_settings
     from bluffdice.store.tables import TableStore
 
+    try:
+        settings = parse_settings(limit or [])
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    limits = Limits.unlimited() if no_limits else Limits(bot_tables=bot_tables)
+    limits = limits.changed(**settings)
+    _check_tcp_port(host, port)
     store = open_store(db)
     tables = TableStore(store.engine)
     board = (
@@ -107,7 +140,7 @@ def serve(
     )
     application = create_app(
         tables,
-        Hall(tables, bot_delay=bot_delay, limits=Limits(bot_tables=bot_tables)),
+        Hall(tables, bot_delay=bot_delay, limits=limits),
         origins=origin or (),
         scoreboard=board,
     )
@@ -163,6 +196,20 @@ def _contest_board(
         fair=dice == "fair",
     )
     return Scoreboard(contest)
+
+
+def _check_tcp_port(host: str, port: int) -> None:
+    """Fail with one clear line before the link is printed if the port is taken (uvicorn
+    would say so only after the "Open http://..." line, and by its errno alone)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(infos[0][4])
+    except OSError as exc:
+        raise fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _check_udp_port(host: str, port: int) -> None:
