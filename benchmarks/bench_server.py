@@ -514,7 +514,9 @@ def server_build(python: str) -> str:
     return "pure" if found.stdout.strip().endswith(".py") else "mypyc"
 
 
-def start_server(folder: Path, python: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    folder: Path, python: str, limits: bool = True
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
         python,
@@ -538,6 +540,8 @@ def start_server(folder: Path, python: str) -> tuple[subprocess.Popen[bytes], st
         "--limit",
         "connections_per_table=1000000",
     ]
+    if not limits:
+        command.append("--no-limits")
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
@@ -665,6 +669,14 @@ def main() -> None:
         "size at a time, so both meet the machine in the same state",
     )
     parser.add_argument(
+        "--limits",
+        choices=("on", "off", "both"),
+        default="on",
+        help="the server's limits on (all but the per-address caps, since every client "
+        "here is 127.0.0.1), off (--no-limits), or both, alternating one size at a time, "
+        "with the ratio of CPU per move, on / off",
+    )
+    parser.add_argument(
         "--plot",
         metavar="FILE",
         help="also draw the runs of the largest size over their measured seconds (moves a "
@@ -685,15 +697,19 @@ def main() -> None:
     sizes = list(args.tables)
     if sizes:
         sizes += [max(sizes)] * (max(1, args.repeat) - 1)
-    servers: list[tuple[str, str]] = []
+    servers: list[tuple[str, str, bool]] = []
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.limits]
     for python in args.server:
         build = server_build(python)
-        taken = [b for _, b in servers if b.split("#")[0] == build]
-        servers.append((python, f"{build}#{len(taken) + 1}" if taken else build))
+        taken = [b for _, b, _ in servers if b.split("#")[0] == build]
+        name = f"{build}#{len(taken) + 1}" if taken else build
+        for limited in modes:
+            shown = name if args.limits != "both" else f"{name}{'+lim' if limited else '-lim'}"
+            servers.append((python, shown, limited))
     for count in sizes:
-        for python, build in servers:
+        for python, build, limited in servers:
             folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
-            process, base = start_server(folder, python)
+            process, base = start_server(folder, python, limited)
             try:
                 with asyncio.Runner(loop_factory=loop_factory()) as runner:
                     row = runner.run(measure(base, process.pid, count, args.seconds))
@@ -710,14 +726,14 @@ def main() -> None:
         f"load average {load}; event loop: {loop_name()}"
     )
     header = (
-        f"{'server':>6} {'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'server':>10} {'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'server CPU':>10} {'CPU/move':>8} {'loop':>7} {'waited':>6} {'server RSS':>10} "
         f"{'clients CPU':>11} {'frames/move':>11} {'refused':>7} {'lost':>4} {'steal':>5}"
     )
     print(header)
     for r in rows:
         print(
-            f"{r['server']:>6} {r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} "
+            f"{r['server']:>10} {r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} "
             f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
             f"{r['server_ms_per_move']:>5.2f} ms {r['loop_ms_per_move']:>4.3f} "
             f"{r['server_waited_pct']:>5.0f}% "
@@ -725,7 +741,18 @@ def main() -> None:
             f"{r['clients_cpu_pct']:>10.0f}% {r['frames_per_move']:>11.1f} "
             f"{r['refusals']:>7} {r['lost']:>4} {r['steal_pct']:>4.0f}%"
         )
-    for _, build in servers:
+    if args.limits == "both":
+        on = [r for r in rows if r["server"].endswith("+lim")]
+        off = [r for r in rows if r["server"].endswith("-lim")]
+        pairs = zip(on, off, strict=True)
+        ratios = sorted(a["server_ms_per_move"] / b["server_ms_per_move"] for a, b in pairs)
+        if ratios:
+            middle = ratios[len(ratios) // 2]
+            print(
+                f"limits on / off, CPU per move: median {middle:.2f} "
+                f"[{ratios[0]:.2f}-{ratios[-1]:.2f}] over {len(ratios)} pairs"
+            )
+    for _, build, _ in servers:
         largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == build]
         p99s = sorted(r["p99_ms"] for r in largest)
         print(
