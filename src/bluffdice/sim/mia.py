@@ -54,6 +54,14 @@ _OVER = 64
 _SCALE = np.float32(WIDTH * 2.0**-32)
 """A 32-bit word times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
 
+# Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N + dice,
+# answer rows after them (see mia_tables for the situations).
+_FV = FLOORS * VALUES_N
+_HOLD_AT = VALUES_N
+"""Where a hold row over a standing value starts: floor = the value's code + 1."""
+_ANSWER_AT = _HOLD + 2 * VALUES_N
+"""Where the answer rows start: prev = the previous call's code + 1."""
+
 Progress = Callable[[int], None]
 """Called with the number of games that finished since the last call."""
 
@@ -142,267 +150,15 @@ class MiaSim:
         and a scatter each), and only the rounds that ended (one game in two to four) are
         settled on a subset."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        rules, P, lay = self.rules, self.players, self.layout
-        ix = self.index_type
-        i16 = np.int16
-        # A pool of live games: a finished game's slot takes the next game at once, so
-        # every step works on a full pool until the last games run out.
-        n = min(games, pool)
-        started = n
-        out_lost = np.zeros((games, P), dtype=np.int16)
-        out_drinks = np.zeros((games, P), dtype=np.int16)
-        out_out = np.zeros((games, P), dtype=bool)
-        out_rounds = np.zeros(games, dtype=np.int32)
-
         if first is None:
-            first_seat = rng.integers(0, P, size=games, dtype=np.int8)
+            first_seat = rng.integers(0, self.players, size=games, dtype=np.int8)
         else:
             first_seat = np.full(games, first, dtype=np.int8)
-        # One entry per game (the round's state is set when it opens) ...
-        gid = np.arange(n, dtype=np.int32)
-        over = np.zeros(n, dtype=bool)
-        frozen = np.zeros(n, dtype=i16)  # _OVER, or _PENDING + the action that ended it
-        turn = np.zeros(n, dtype=i16)
-        opener = np.zeros(n, dtype=i16)
-        roller = np.zeros(n, dtype=i16)
-        dice = np.zeros(n, dtype=i16)
-        ann = np.zeros(n, dtype=i16)
-        prev = np.zeros(n, dtype=i16)
-        announcer = np.zeros(n, dtype=i16)
-        called = np.zeros(n, dtype=i16)
-        rnd = np.ones(n, dtype=np.int32)
-        alive = np.full(n, P, dtype=i16)
-        # ... and one per game and seat, game g's seats at g * P + seat.
-        seat0 = np.arange(n, dtype=np.intp) * P
-        lost = np.zeros(n * P, dtype=np.int32)
-        drinks = np.zeros(n * P, dtype=np.int32)
-        out = np.zeros(n * P, dtype=bool)
-        clockwise = ((np.arange(P) + 1) % P).astype(i16)
-        nxt = np.tile(clockwise, n)
-
-        lives_mode = rules.mode == "lives"
-        drinking = rules.mode == "drinking"
-        mia = lay.mia
-        instant = rules.mia_end == "instant"
-        cut, other = self.cut, self.other
-        simple = P == 2 and not rules.pass_allowed
-        roll = self._roll if dice_source is None else (lambda _rng, size: dice_source(size))
-        u = np.empty(n, dtype=np.float32)
-        steps = step_count = over_count = pending = 0
-        # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N
-        # + dice, answer rows after them (see mia_tables for the situations).
-        FV = FLOORS * VALUES_N
-        hold_at = VALUES_N  # floor = ann + 1
-        answer_at = _HOLD + 2 * VALUES_N  # prev + 1
-
-        def next_of(rows: Any, seat: Any) -> Any:
-            if P == 2:  # heads-up: no seat is ever skipped while the game goes on
-                return 1 - seat
-            return nxt[seat0[rows] + seat]
-
-        def roll_and_announce(g: Any, me: Any, role: Any, standing: Any) -> Any:
-            """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
-            decide on their new dice, over the value `standing` (None: no value, the
-            opening): one 64-bit word gives the dice and the draw."""
-            if dice_source is None:
-                words = random_words(rng, 2 * g.size)
-                new = self._dice_of(words[: g.size])
-                words = words[g.size :]
-            else:
-                new = np.asarray(dice_source(g.size), dtype=i16)
-                words = random_words(rng, g.size)
-            dice[g] = new
-            held = me * ix(_PER_SEAT)
-            if standing is None:  # the opener: role 0, floor 0
-                held += new
-            else:
-                held += np.multiply(role, FV, dtype=ix)
-                held += standing * ix(VALUES_N)
-                held += new + ix(hold_at)
-            return self._draw(held, words)
-
-        def open_rounds(g: Any, starts: Any) -> tuple[Any, Any]:
-            """New rounds in games `g`, opened by the seats `starts`: the opener rolls and
-            announces at once. Returns the games whose opening ended the round at once
-            (cheers, or an instant Mia shown), with that action."""
-            opener[g] = starts
-            if not simple:
-                roller[g] = starts
-            a = roll_and_announce(g, starts, 0, None)
-            if trace is not None and gid[0] == 0 and g[0] == 0:
-                trace.append((int(starts[0]), int(a[0]), False))
-            said = a < VALUES_N
-            if instant:
-                said &= a != mia
-            ann[g] = _pick(said, a, -1)
-            prev[g] = -1
-            if P > 2:
-                announcer[g] = _pick(said, starts, -1)
-            called[g] = np.left_shift(said, starts, dtype=i16)
-            turn[g] = _pick(said, next_of(g, starts), starts)
-            ended = np.flatnonzero(~said)
-            return g[ended], a[ended]
-
-        def freeze(g: Any, a: Any) -> int:
-            """Rounds that ended as they opened wait for the next step to be settled (so
-            a step settles rounds once): their games sit it out, showing action `a`."""
-            frozen[g] = a + _PENDING
-            return int(g.size)
-
-        # Every round opens with the opener's roll and announcement, so a step only ever
-        # answers a call.
-        pending = freeze(*open_rounds(np.arange(n), first_seat[:n].astype(i16)))
-        steps += n
-        while n:
-            # a step: every live game answers the call standing --------------------------
-            step_count += 1
-            if step_count > max_steps:
-                raise RuntimeError(f"games still running after {max_steps} steps")
-            steps += n - over_count - pending
-            # the answer row; heads-up without the pass, the dice under the cup are the
-            # other seat's
-            rolled_by = (turn == opener) if simple else (roller != opener)
-            row = np.multiply(rolled_by, 2 * FV, dtype=ix)
-            row += prev * ix(2 * VALUES_N)
-            row += ann * ix(2)
-            row += (called >> turn) & 1
-            row += turn * ix(_PER_SEAT)
-            # one draw per decision against the row's alias table
-            np.multiply(random_words(rng, n), _SCALE, out=u, dtype=np.float32)
-            flat = np.multiply(row, _COLUMNS, dtype=np.intp)
-            j = u.astype(i16)
-            flat += j + answer_at * _COLUMNS
-            act = other.take(flat)
-            act += (j - act) * (u < cut.take(flat))
-            if over_count or pending:  # finished and pending games sit the step out
-                np.maximum(act, frozen, out=act)
-            if trace is not None and gid[0] == 0 and not frozen[0]:
-                trace.append((int(turn[0]), int(act[0]), True))
-
-            # believing: the roll and the announcement on the new dice, in this step
-            rolled = act == ROLL
-            k = int(np.count_nonzero(rolled))
-            if dice_source is None and 3 * k > n:
-                # many roll (no pass): for every game at once, kept where it rolled
-                words = random_words(rng, 2 * n)
-                new = self._dice_of(words[:n])
-                held = turn * ix(_PER_SEAT)
-                held += np.multiply(turn != opener, FV, dtype=ix)
-                held += ann * ix(VALUES_N)
-                held += new + ix(hold_at)
-                dice += (new - dice) * rolled
-                act += (self._draw(held, words[n:]) - act) * rolled
-                if not simple:
-                    roller += (turn - roller) * rolled
-                steps += k
-            elif k:  # few roll, or the dice come in the order they are rolled: a subset
-                r = np.flatnonzero(rolled)
-                me = turn[r]
-                act[r] = roll_and_announce(r, me, me != opener[r], ann[r])
-                steps += k
-                if not simple:
-                    roller[r] = me
-            if trace is not None and rolled[0] and gid[0] == 0:
-                trace.append((int(turn[0]), int(act[0]), False))
-
-            # announcements and passes
-            said = act < VALUES_N
-            if instant:  # a Mia shown at once ends the round (settled below)
-                said &= act != mia
-            prev += (ann - prev) * said
-            ann += (act - ann) * said
-            if P > 2:  # heads-up, the announcer is the other seat
-                announcer += (turn - announcer) * said
-            called |= np.left_shift(said, turn, dtype=i16)
-            if P == 2:
-                turn ^= said
-            else:
-                turn += (nxt[seat0 + turn] - turn) * said
-            # every other action ends the round (and the pending ones end now)
-            done_now = ~said
-            if over_count:
-                done_now &= act < _OVER
-            e = np.flatnonzero(done_now)
-            act_e = act[e]
-            if pending:
-                act_e -= _PENDING * (act_e >= _PENDING)
-                frozen[e] = 0
-                pending = 0
-
-            # the rounds that ended ------------------------------------------------------
-            if e.size:
-                me = turn[e]
-                caller = 1 - me if P == 2 else announcer[e]
-                who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
-                loser, mia_loss, found, new_starter = self._round_ends(
-                    rng, roll, e, act_e, me, who, dice[e], ann[e], next_of
-                )
-                done = self._settle(
-                    e, loser, mia_loss, found, who, seat0, lost, drinks, out, alive, nxt
-                )
-                if not lives_mode:
-                    done = rnd[e] >= rules.rounds
-                go_on = e[~done]
-                starts = new_starter[~done]
-                if P > 2 and go_on.size:
-                    starts = _pick(out[seat0[go_on] + starts], next_of(go_on, starts), starts)
-                finished = e[done]
-                if finished.size:
-                    ids = gid[finished]
-                    cells = (seat0[finished][:, None] + np.arange(P)).ravel()
-                    # (only lives mode knocks players out and changes `alive` and `nxt`;
-                    # only drinking mode pours stiff drinks)
-                    out_lost[ids] = lost[cells].reshape(-1, P)
-                    if drinking:
-                        out_drinks[ids] = drinks[cells].reshape(-1, P)
-                    if lives_mode:
-                        out_out[ids] = out[cells].reshape(-1, P)
-                    out_rounds[ids] = rnd[finished]
-                    if progress is not None:
-                        progress(int(finished.size))
-                    # the next games take the finished ones' slots
-                    k = min(int(finished.size), games - started)
-                    if k:
-                        fresh, new = finished[:k], np.arange(started, started + k, dtype=np.int32)
-                        started += k
-                        gid[fresh] = new
-                        rnd[fresh] = 0  # counted up to round 1 with the others below
-                        cells = cells[: k * P]
-                        lost[cells] = 0
-                        if drinking:
-                            drinks[cells] = 0
-                        if lives_mode:
-                            alive[fresh] = P
-                            out[cells] = False
-                            if P > 2:
-                                nxt[cells] = np.tile(clockwise, k)
-                        go_on = np.concatenate([go_on, fresh])
-                        starts = np.concatenate([starts, first_seat[new].astype(i16)])
-                    stopped = finished[k:]
-                    if stopped.size:
-                        over[stopped] = True
-                        frozen[stopped] = _OVER
-                        ann[stopped] = 0  # keeps their (unused) table row in range
-                        prev[stopped] = 0
-                        over_count += int(stopped.size)
-                if go_on.size:  # a new round
-                    rnd[go_on] += 1
-                    pending = freeze(*open_rounds(go_on, starts))
-                    steps += int(go_on.size)
-            if over_count * 4 > n:  # the last games: compact once a quarter have finished
-                keep = np.flatnonzero(~over)
-                cells = (seat0[keep][:, None] + np.arange(P)).ravel()
-                gid, turn, opener, roller = gid[keep], turn[keep], opener[keep], roller[keep]
-                frozen = frozen[keep]
-                dice, ann, prev, announcer = dice[keep], ann[keep], prev[keep], announcer[keep]
-                called, rnd, alive = called[keep], rnd[keep], alive[keep]
-                lost, drinks, out, nxt = lost[cells], drinks[cells], out[cells], nxt[cells]
-                n = int(gid.size)
-                seat0 = np.arange(n, dtype=np.intp) * P
-                over = np.zeros(n, dtype=bool)
-                u = np.empty(n, dtype=np.float32)
-                over_count = 0
-        return self._batch(out_lost, out_drinks, out_out, out_rounds, first_seat, steps)
+        play = _Play(self, rng, first_seat, min(games, pool), progress, dice_source, trace)
+        play.run(max_steps)
+        return self._batch(
+            play.out_lost, play.out_drinks, play.out_out, play.out_rounds, first_seat, play.steps
+        )
 
     # --- pieces ----------------------------------------------------------------------
 
@@ -580,6 +336,358 @@ class MiaSim:
             first=first_seat,
             steps=steps,
         )
+
+
+@dataclass(slots=True)
+class _Games:
+    """The live games side by side: one entry per game (the round's state is set when it
+    opens), and one per game and seat, game g's seats at g * P + seat. Plain arrays, so a
+    step works on all games at once with whole-array operations."""
+
+    gid: Any
+    over: Any
+    frozen: Any
+    """_OVER, or _PENDING + the action that ended the round (see `_Play.freeze`)."""
+    turn: Any
+    opener: Any
+    roller: Any
+    dice: Any
+    ann: Any
+    prev: Any
+    announcer: Any
+    called: Any
+    rnd: Any
+    alive: Any
+    seat0: Any
+    lost: Any
+    drinks: Any
+    out: Any
+    nxt: Any
+    u: Any
+    """The buffer for a step's draws."""
+
+    @classmethod
+    def fresh(cls, n: int, players: int) -> _Games:
+        i16 = np.int16
+        clockwise = ((np.arange(players) + 1) % players).astype(i16)
+        return cls(
+            gid=np.arange(n, dtype=np.int32),
+            over=np.zeros(n, dtype=bool),
+            frozen=np.zeros(n, dtype=i16),
+            turn=np.zeros(n, dtype=i16),
+            opener=np.zeros(n, dtype=i16),
+            roller=np.zeros(n, dtype=i16),
+            dice=np.zeros(n, dtype=i16),
+            ann=np.zeros(n, dtype=i16),
+            prev=np.zeros(n, dtype=i16),
+            announcer=np.zeros(n, dtype=i16),
+            called=np.zeros(n, dtype=i16),
+            rnd=np.ones(n, dtype=np.int32),
+            alive=np.full(n, players, dtype=i16),
+            seat0=np.arange(n, dtype=np.intp) * players,
+            lost=np.zeros(n * players, dtype=np.int32),
+            drinks=np.zeros(n * players, dtype=np.int32),
+            out=np.zeros(n * players, dtype=bool),
+            nxt=np.tile(clockwise, n),
+            u=np.empty(n, dtype=np.float32),
+        )
+
+    def kept(self, keep: Any, players: int) -> _Games:
+        """Only the games `keep`, packed (none of them over)."""
+        cells = (self.seat0[keep][:, None] + np.arange(players)).ravel()
+        n = int(keep.size)
+        return _Games(
+            gid=self.gid[keep],
+            over=np.zeros(n, dtype=bool),
+            frozen=self.frozen[keep],
+            turn=self.turn[keep],
+            opener=self.opener[keep],
+            roller=self.roller[keep],
+            dice=self.dice[keep],
+            ann=self.ann[keep],
+            prev=self.prev[keep],
+            announcer=self.announcer[keep],
+            called=self.called[keep],
+            rnd=self.rnd[keep],
+            alive=self.alive[keep],
+            seat0=np.arange(n, dtype=np.intp) * players,
+            lost=self.lost[cells],
+            drinks=self.drinks[cells],
+            out=self.out[cells],
+            nxt=self.nxt[cells],
+            u=np.empty(n, dtype=np.float32),
+        )
+
+
+class _Play:
+    """One `MiaSim.run`: a pool of live games where a finished game's slot takes the next
+    game at once, so every step works on a full pool until the last games run out."""
+
+    def __init__(
+        self,
+        sim: MiaSim,
+        rng: np.random.Generator,
+        first_seat: npt.NDArray[np.int8],
+        n: int,
+        progress: Progress | None,
+        dice_source: DiceSource | None,
+        trace: list[tuple[int, int, bool]] | None,
+    ) -> None:
+        rules, P = sim.rules, sim.players
+        self.sim, self.rules, self.P, self.rng = sim, rules, P, rng
+        self.first_seat = first_seat
+        self.games = games = int(first_seat.size)
+        self.progress, self.dice_source, self.trace = progress, dice_source, trace
+        self.out_lost = np.zeros((games, P), dtype=np.int16)
+        self.out_drinks = np.zeros((games, P), dtype=np.int16)
+        self.out_out = np.zeros((games, P), dtype=bool)
+        self.out_rounds = np.zeros(games, dtype=np.int32)
+        self.g = _Games.fresh(n, P)
+        self.n = self.started = n
+        self.clockwise = ((np.arange(P) + 1) % P).astype(np.int16)
+        self.lives_mode = rules.mode == "lives"
+        self.drinking = rules.mode == "drinking"
+        self.mia = sim.layout.mia
+        self.instant = rules.mia_end == "instant"
+        self.simple = P == 2 and not rules.pass_allowed
+        self.ix = sim.index_type
+        self.roll: Any = (
+            sim._roll if dice_source is None else (lambda _rng, size: dice_source(size))
+        )
+        self.steps = self.over_count = self.pending = 0
+
+    def run(self, max_steps: int) -> None:
+        """Every round opens with the opener's roll and announcement, so a step only ever
+        answers a call; only the rounds that ended (one game in two to four) are settled
+        on a subset."""
+        n = self.n
+        self.pending = self.freeze(
+            *self.open_rounds(np.arange(n), self.first_seat[:n].astype(np.int16))
+        )
+        self.steps += n
+        step_count = 0
+        while self.n:
+            step_count += 1
+            if step_count > max_steps:
+                raise RuntimeError(f"games still running after {max_steps} steps")
+            self.steps += self.n - self.over_count - self.pending
+            act = self.answer()
+            self.believe(act)
+            e, act_e = self.announce(act)
+            if e.size:
+                self.end_rounds(e, act_e)
+            if self.over_count * 4 > self.n:  # the last games: compact once a quarter ended
+                self.g = self.g.kept(np.flatnonzero(~self.g.over), self.P)
+                self.n = int(self.g.gid.size)
+                self.over_count = 0
+
+    def next_of(self, rows: Any, seat: Any) -> Any:
+        if self.P == 2:  # heads-up: no seat is ever skipped while the game goes on
+            return 1 - seat
+        return self.g.nxt[self.g.seat0[rows] + seat]
+
+    def roll_and_announce(self, g: Any, me: Any, role: Any, standing: Any) -> Any:
+        """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
+        decide on their new dice, over the value `standing` (None: no value, the
+        opening): one 64-bit word gives the dice and the draw."""
+        sim, ix = self.sim, self.ix
+        if self.dice_source is None:
+            words = random_words(self.rng, 2 * g.size)
+            new = sim._dice_of(words[: g.size])
+            words = words[g.size :]
+        else:
+            new = np.asarray(self.dice_source(g.size), dtype=np.int16)
+            words = random_words(self.rng, g.size)
+        self.g.dice[g] = new
+        held = me * ix(_PER_SEAT)
+        if standing is None:  # the opener: role 0, floor 0
+            held += new
+        else:
+            held += np.multiply(role, _FV, dtype=ix)
+            held += standing * ix(VALUES_N)
+            held += new + ix(_HOLD_AT)
+        return sim._draw(held, words)
+
+    def open_rounds(self, g: Any, starts: Any) -> tuple[Any, Any]:
+        """New rounds in games `g`, opened by the seats `starts`: the opener rolls and
+        announces at once. Returns the games whose opening ended the round at once
+        (cheers, or an instant Mia shown), with that action."""
+        s = self.g
+        s.opener[g] = starts
+        if not self.simple:
+            s.roller[g] = starts
+        a = self.roll_and_announce(g, starts, 0, None)
+        if self.trace is not None and s.gid[0] == 0 and g[0] == 0:
+            self.trace.append((int(starts[0]), int(a[0]), False))
+        said = a < VALUES_N
+        if self.instant:
+            said &= a != self.mia
+        s.ann[g] = _pick(said, a, -1)
+        s.prev[g] = -1
+        if self.P > 2:
+            s.announcer[g] = _pick(said, starts, -1)
+        s.called[g] = np.left_shift(said, starts, dtype=np.int16)
+        s.turn[g] = _pick(said, self.next_of(g, starts), starts)
+        ended = np.flatnonzero(~said)
+        return g[ended], a[ended]
+
+    def freeze(self, g: Any, a: Any) -> int:
+        """Rounds that ended as they opened wait for the next step to be settled (so
+        a step settles rounds once): their games sit it out, showing action `a`."""
+        self.g.frozen[g] = a + _PENDING
+        return int(g.size)
+
+    def answer(self) -> Any:
+        """Every live game answers the call standing: one draw per decision against its
+        answer row's alias table. Finished and pending games sit the step out."""
+        s, ix, sim = self.g, self.ix, self.sim
+        # heads-up without the pass, the dice under the cup are the other seat's
+        rolled_by = (s.turn == s.opener) if self.simple else (s.roller != s.opener)
+        row = np.multiply(rolled_by, 2 * _FV, dtype=ix)
+        row += s.prev * ix(2 * VALUES_N)
+        row += s.ann * ix(2)
+        row += (s.called >> s.turn) & 1
+        row += s.turn * ix(_PER_SEAT)
+        u = s.u
+        np.multiply(random_words(self.rng, self.n), _SCALE, out=u, dtype=np.float32)
+        flat = np.multiply(row, _COLUMNS, dtype=np.intp)
+        j = u.astype(np.int16)
+        flat += j + _ANSWER_AT * _COLUMNS
+        act = sim.other.take(flat)
+        act += (j - act) * (u < sim.cut.take(flat))
+        if self.over_count or self.pending:
+            np.maximum(act, s.frozen, out=act)
+        if self.trace is not None and s.gid[0] == 0 and not s.frozen[0]:
+            self.trace.append((int(s.turn[0]), int(act[0]), True))
+        return act
+
+    def believe(self, act: Any) -> None:
+        """Those who believe roll and announce on their new dice, in this step (into
+        `act`)."""
+        s, ix, sim, n = self.g, self.ix, self.sim, self.n
+        rolled = act == ROLL
+        k = int(np.count_nonzero(rolled))
+        if self.dice_source is None and 3 * k > n:
+            # many roll (no pass): for every game at once, kept where it rolled
+            words = random_words(self.rng, 2 * n)
+            new = sim._dice_of(words[:n])
+            held = s.turn * ix(_PER_SEAT)
+            held += np.multiply(s.turn != s.opener, _FV, dtype=ix)
+            held += s.ann * ix(VALUES_N)
+            held += new + ix(_HOLD_AT)
+            s.dice += (new - s.dice) * rolled
+            act += (sim._draw(held, words[n:]) - act) * rolled
+            if not self.simple:
+                s.roller += (s.turn - s.roller) * rolled
+            self.steps += k
+        elif k:  # few roll, or the dice come in the order they are rolled: a subset
+            r = np.flatnonzero(rolled)
+            me = s.turn[r]
+            act[r] = self.roll_and_announce(r, me, me != s.opener[r], s.ann[r])
+            self.steps += k
+            if not self.simple:
+                s.roller[r] = me
+        if self.trace is not None and rolled[0] and s.gid[0] == 0:
+            self.trace.append((int(s.turn[0]), int(act[0]), False))
+
+    def announce(self, act: Any) -> tuple[Any, Any]:
+        """Announcements and passes go on to the next seat; every other action ends the
+        round (and the pending ones end now). Returns the games whose round ended, with
+        the action that ended it."""
+        s = self.g
+        said = act < VALUES_N
+        if self.instant:  # a Mia shown at once ends the round (settled below)
+            said &= act != self.mia
+        s.prev += (s.ann - s.prev) * said
+        s.ann += (act - s.ann) * said
+        if self.P > 2:  # heads-up, the announcer is the other seat
+            s.announcer += (s.turn - s.announcer) * said
+        s.called |= np.left_shift(said, s.turn, dtype=np.int16)
+        if self.P == 2:
+            s.turn ^= said
+        else:
+            s.turn += (s.nxt[s.seat0 + s.turn] - s.turn) * said
+        done_now = ~said
+        if self.over_count:
+            done_now &= act < _OVER
+        e = np.flatnonzero(done_now)
+        act_e = act[e]
+        if self.pending:
+            act_e -= _PENDING * (act_e >= _PENDING)
+            s.frozen[e] = 0
+            self.pending = 0
+        return e, act_e
+
+    def end_rounds(self, e: Any, act_e: Any) -> None:
+        """Settle the rounds that ended in games `e`; open the next round where the game
+        goes on, and record the games that ended."""
+        s, P, sim = self.g, self.P, self.sim
+        me = s.turn[e]
+        caller = 1 - me if P == 2 else s.announcer[e]
+        who = _pick(act_e < VALUES_N, me, caller)  # an instant Mia's caller
+        loser, mia_loss, found, new_starter = sim._round_ends(
+            self.rng, self.roll, e, act_e, me, who, s.dice[e], s.ann[e], self.next_of
+        )
+        done = sim._settle(
+            e, loser, mia_loss, found, who, s.seat0, s.lost, s.drinks, s.out, s.alive, s.nxt
+        )
+        if not self.lives_mode:
+            done = s.rnd[e] >= self.rules.rounds
+        go_on = e[~done]
+        starts = new_starter[~done]
+        if P > 2 and go_on.size:
+            starts = _pick(s.out[s.seat0[go_on] + starts], self.next_of(go_on, starts), starts)
+        finished = e[done]
+        if finished.size:
+            go_on, starts = self.finish(finished, go_on, starts)
+        if go_on.size:  # a new round
+            s.rnd[go_on] += 1
+            self.pending = self.freeze(*self.open_rounds(go_on, starts))
+            self.steps += int(go_on.size)
+
+    def finish(self, finished: Any, go_on: Any, starts: Any) -> tuple[Any, Any]:
+        """Record the games that ended; the next games take their slots (returned with the
+        rounds to open, `go_on` and their `starts`), and once none are left the slots
+        sit out every step until the pool is compacted."""
+        s, P = self.g, self.P
+        ids = s.gid[finished]
+        cells = (s.seat0[finished][:, None] + np.arange(P)).ravel()
+        # (only lives mode knocks players out and changes `alive` and `nxt`; only
+        # drinking mode pours stiff drinks)
+        self.out_lost[ids] = s.lost[cells].reshape(-1, P)
+        if self.drinking:
+            self.out_drinks[ids] = s.drinks[cells].reshape(-1, P)
+        if self.lives_mode:
+            self.out_out[ids] = s.out[cells].reshape(-1, P)
+        self.out_rounds[ids] = s.rnd[finished]
+        if self.progress is not None:
+            self.progress(int(finished.size))
+        k = min(int(finished.size), self.games - self.started)
+        if k:
+            fresh = finished[:k]
+            new = np.arange(self.started, self.started + k, dtype=np.int32)
+            self.started += k
+            s.gid[fresh] = new
+            s.rnd[fresh] = 0  # counted up to round 1 with the others
+            cells = cells[: k * P]
+            s.lost[cells] = 0
+            if self.drinking:
+                s.drinks[cells] = 0
+            if self.lives_mode:
+                s.alive[fresh] = P
+                s.out[cells] = False
+                if P > 2:
+                    s.nxt[cells] = np.tile(self.clockwise, k)
+            go_on = np.concatenate([go_on, fresh])
+            starts = np.concatenate([starts, self.first_seat[new].astype(np.int16)])
+        stopped = finished[k:]
+        if stopped.size:
+            s.over[stopped] = True
+            s.frozen[stopped] = _OVER
+            s.ann[stopped] = 0  # keeps their (unused) table row in range
+            s.prev[stopped] = 0
+            self.over_count += int(stopped.size)
+        return go_on, starts
 
 
 def _pick(mask: Any, yes: Any, no: Any) -> Any:
