@@ -14,7 +14,15 @@ from bluffdice.cli.app import app, err, fail, out, plot_target, write_plot
 from bluffdice.errors import BluffdiceError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.progress import Progress, TaskID
     from rich.table import Table
+
+    from bluffdice.solve.cfr import Checkpoint
+    from bluffdice.solve.match import MatchSolution, MatchSpec
+    from bluffdice.solve.policy import Policy
+    from bluffdice.solve.problems import Problem
 
 DEFAULT_TARGET = 1e-3
 MAX_ITERATIONS = 1_000_000
@@ -114,7 +122,37 @@ def solve(
             game, rules, iterations, target_exploitability, pass_cap, out_file, plot, as_json
         )
         return
-    from bluffdice.solve import Solver, TreeTooLarge, problem, run
+    from bluffdice.solve import TreeTooLarge, problem
+
+    target = _solve_target(algorithm, iterations, target_exploitability)
+    _check_out_file(out_file)
+    plot_path = plot_target(plot)
+    try:
+        prob = problem(game, rules, pass_cap=pass_cap)
+    except TreeTooLarge as exc:
+        raise fail(str(exc)) from None
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    history, stored, wall = _run_solver(prob, algorithm, iterations, target, out_file, as_json)
+    result = _solve_result(prob, algorithm, history, wall, target)
+    if out_file is not None:
+        _save_policy(stored, out_file, target, result)
+    if plot_path is not None:
+        from bluffdice.solve.plot import convergence_figure
+
+        write_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
+        result["plot"] = str(plot_path)
+    if as_json:
+        out.print_json(json.dumps(result))
+        return
+    _print_result(result)
+
+
+def _solve_target(
+    algorithm: str, iterations: int | None, target_exploitability: float | None
+) -> float | None:
+    """The exploitability to run to (None: a fixed number of iterations), once the
+    algorithm and the stopping flags are checked."""
     from bluffdice.solve.cfr import ALGORITHMS
 
     if algorithm not in ALGORITHMS:
@@ -126,46 +164,39 @@ def solve(
         )
     if iterations is not None and target_exploitability is not None:
         raise fail("give --iterations or --target-exploitability, not both")
-    target = target_exploitability
-    if iterations is None and target is None:
-        target = DEFAULT_TARGET
+    if iterations is None and target_exploitability is None:
+        return DEFAULT_TARGET
+    return target_exploitability
+
+
+def _check_out_file(out_file: Path | None) -> None:
+    """--out names a file in a folder that exists, before hours of solving."""
     if out_file is not None and out_file.is_dir():
         raise fail(f"cannot write {str(out_file)!r}: it is a folder; give a file name")
     if out_file is not None and not out_file.parent.is_dir():
         raise fail(
             f"cannot write {str(out_file)!r}: folder {str(out_file.parent)!r} does not exist"
         )
-    plot_path = plot_target(plot)
-    try:
-        prob = problem(game, rules, pass_cap=pass_cap)
-    except TreeTooLarge as exc:
-        raise fail(str(exc)) from None
-    except BluffdiceError as exc:
-        raise fail(str(exc)) from None
+
+
+def _run_solver(
+    prob: Problem,
+    algorithm: str,
+    iterations: int | None,
+    target: float | None,
+    out_file: Path | None,
+    as_json: bool,
+) -> tuple[list[Checkpoint], Policy | None, float]:
+    """Solve with a progress bar: the checkpoints, with --out the policy as it will be
+    saved (measured again after rounding, solved further if rounding lost the target), and
+    the seconds it all took."""
+    from bluffdice.solve import Solver, run
 
     solver = Solver(prob.public, algorithm)  # type: ignore[arg-type]
     started = time.perf_counter()
-
     with _progress("solving", as_json) as progress:
         task = progress.add_task("solve", total=1000, status="")
-        first: list[float] = []
-
-        def show(cp: Any) -> None:
-            if not first:
-                first.append(max(cp.exploitability, 1e-12))
-            if iterations is not None:
-                done = cp.iterations / iterations
-            else:
-                assert target is not None
-                span = math.log(first[0] / max(target, 1e-15))
-                gone = math.log(first[0] / max(cp.exploitability, 1e-15))
-                done = min(1.0, gone / span) if span > 0 else 1.0
-            progress.update(
-                task,
-                completed=1000 * done,
-                status=f"{cp.iterations:,} it  exploitability {cp.exploitability:.2e}",
-            )
-
+        show = _checkpoint_shower(progress, task, iterations, target)
         history = run(
             solver,
             iterations=iterations,
@@ -173,31 +204,63 @@ def solve(
             max_iterations=MAX_ITERATIONS,
             on_checkpoint=show,
         )
-        stored: Any = None
-        if out_file is not None:
-            from bluffdice.solve.stored import to_target
+        if out_file is None:
+            return history, None, time.perf_counter() - started
+        from bluffdice.solve.stored import to_target
 
-            def solver_info(hist: list[Any]) -> dict[str, Any]:
-                return {
-                    "algorithm": algorithm,
-                    "iterations": hist[-1].iterations,
-                    "seconds": round(hist[-1].seconds, 2),
-                    "target": target,
-                }
+        def solver_info(hist: list[Checkpoint]) -> dict[str, Any]:
+            return {
+                "algorithm": algorithm,
+                "iterations": hist[-1].iterations,
+                "seconds": round(hist[-1].seconds, 2),
+                "target": target,
+            }
 
-            progress.update(task, status="measuring the policy as it will be saved")
-            stored, history = to_target(
-                prob,
-                solver,
-                history,
-                solver_info,
-                target,
-                MAX_ITERATIONS,
-                on_checkpoint=show,
-            )
-    wall = time.perf_counter() - started
+        progress.update(task, status="measuring the policy as it will be saved")
+        stored, history = to_target(
+            prob,
+            solver,
+            history,
+            solver_info,
+            target,
+            MAX_ITERATIONS,
+            on_checkpoint=show,
+        )
+    return history, stored, time.perf_counter() - started
+
+
+def _checkpoint_shower(
+    progress: Progress, task: TaskID, iterations: int | None, target: float | None
+) -> Callable[[Checkpoint], None]:
+    """The bar's update at each checkpoint: the share of the iterations done, or of the
+    way (in log exploitability) from the first checkpoint to the target."""
+    first: list[float] = []
+
+    def show(cp: Checkpoint) -> None:
+        if not first:
+            first.append(max(cp.exploitability, 1e-12))
+        if iterations is not None:
+            done = cp.iterations / iterations
+        else:
+            assert target is not None
+            span = math.log(first[0] / max(target, 1e-15))
+            gone = math.log(first[0] / max(cp.exploitability, 1e-15))
+            done = min(1.0, gone / span) if span > 0 else 1.0
+        progress.update(
+            task,
+            completed=1000 * done,
+            status=f"{cp.iterations:,} it  exploitability {cp.exploitability:.2e}",
+        )
+
+    return show
+
+
+def _solve_result(
+    prob: Problem, algorithm: str, history: list[Checkpoint], wall: float, target: float | None
+) -> dict[str, Any]:
+    """The JSON document of a solve (what --json prints, and the table is made from)."""
     last = history[-1]
-    result: dict[str, Any] = {
+    return {
         "game": prob.game,
         "rules": prob.rules_text,
         "title": prob.title,
@@ -221,33 +284,30 @@ def solve(
             for c in history
         ],
     }
-    if out_file is not None:
-        assert stored is not None
-        try:
-            stored.save(out_file)
-        except OSError as exc:
-            raise fail(f"cannot write {str(out_file)!r}: {exc.strerror or exc}") from None
-        result["out"] = str(out_file)
-        result["saved"] = {
-            "exploitability": stored.exploitability,
-            "nash_conv": stored.nash_conv,
-            "value": stored.value,
-            "threshold": stored.solver["threshold"],
-            "digits": stored.solver["digits"],
-        }
-        if target is not None:
-            result["reached_target"] = result["reached_target"] and (
-                stored.exploitability <= target
-            )
-    if plot_path is not None:
-        from bluffdice.solve.plot import convergence_figure
 
-        write_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
-        result["plot"] = str(plot_path)
-    if as_json:
-        out.print_json(json.dumps(result))
-        return
-    _print_result(result)
+
+def _save_policy(
+    stored: Policy | None, out_file: Path, target: float | None, result: dict[str, Any]
+) -> None:
+    """Write the policy to --out; the result says what was saved (its own figures, which
+    the rounding of the stored probabilities may have moved)."""
+    assert stored is not None
+    try:
+        stored.save(out_file)
+    except OSError as exc:
+        raise fail(f"cannot write {str(out_file)!r}: {exc.strerror or exc}") from None
+    result["out"] = str(out_file)
+    result["saved"] = {
+        "exploitability": stored.exploitability,
+        "nash_conv": stored.nash_conv,
+        "value": stored.value,
+        "threshold": stored.solver["threshold"],
+        "digits": stored.solver["digits"],
+    }
+    if target is not None:
+        measured = stored.exploitability
+        assert measured is not None  # a stored policy is measured as it is saved
+        result["reached_target"] = result["reached_target"] and measured <= target
 
 
 def _solve_match(
@@ -261,9 +321,38 @@ def _solve_match(
     as_json: bool,
 ) -> None:
     """`solve mia --match`: the win chance at every lives state, and its exploitability."""
-
-    from bluffdice.games.registry import get_game, parse_rules, rules_string
+    from bluffdice.games.registry import parse_rules, rules_string
     from bluffdice.solve import match
+
+    _check_match_flags(game, iterations, pass_cap, out_file)
+    if target is not None and not target > 0:
+        raise fail(f"--target-exploitability must be above 0, not {target:g}")
+    aim = DEFAULT_TARGET if target is None else target
+    plot_path = plot_target(plot)
+    try:
+        rules = match.match_rules(parse_rules(rules_text or "classic", game="mia"))
+        spec = match.spec_from_rules(rules)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    solution = _run_match(spec, rules_string(rules), aim, as_json)
+    result = solution.to_json()
+    result["target_exploitability"] = aim
+    if plot_path is not None:
+        from bluffdice.solve.plot import match_figure
+
+        write_plot(match_figure(result), plot_path)
+        result["plot"] = str(plot_path)
+    if as_json:
+        out.print_json(json.dumps(result))
+        return
+    _print_match(result)
+
+
+def _check_match_flags(
+    game: str, iterations: int | None, pass_cap: int | None, out_file: Path | None
+) -> None:
+    """--match solves Mia, to a target, with the pass limited by the rules."""
+    from bluffdice.games.registry import get_game
 
     try:
         name = get_game(game).name
@@ -278,19 +367,14 @@ def _solve_match(
     ):
         if given is not None:
             raise fail(f"{flag} does not go with --match (the pass is limited by pass_limit)")
-    if target is not None and not target > 0:
-        raise fail(f"--target-exploitability must be above 0, not {target:g}")
-    aim = DEFAULT_TARGET if target is None else target
-    plot_path = plot_target(plot)
-    try:
-        rules = match.match_rules(parse_rules(rules_text or "classic", game="mia"))
-        spec = match.spec_from_rules(rules)
-    except BluffdiceError as exc:
-        raise fail(str(exc)) from None
-    text = rules_string(rules)
-    total = len(match.states(spec.lives))
+
+
+def _run_match(spec: MatchSpec, text: str, aim: float, as_json: bool) -> MatchSolution:
+    """Solve every lives state with a progress bar, one step a state."""
+    from bluffdice.solve import match
+
     with _progress("solving the match", as_json) as progress:
-        task = progress.add_task("match", total=total, status="")
+        task = progress.add_task("match", total=len(match.states(spec.lives)), status="")
 
         def show(s: Any) -> None:
             progress.update(
@@ -300,18 +384,7 @@ def _solve_match(
                 f"exploitability {s.exploitability:.1e}",
             )
 
-        solution = match.solve(spec, text, target=aim, on_state=show)
-    result = solution.to_json()
-    result["target_exploitability"] = aim
-    if plot_path is not None:
-        from bluffdice.solve.plot import match_figure
-
-        write_plot(match_figure(result), plot_path)
-        result["plot"] = str(plot_path)
-    if as_json:
-        out.print_json(json.dumps(result))
-        return
-    _print_match(result)
+        return match.solve(spec, text, target=aim, on_state=show)
 
 
 def _print_match(result: dict[str, Any]) -> None:

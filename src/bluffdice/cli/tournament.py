@@ -177,22 +177,17 @@ def tournament(
     """The `tournament` command; its help text is TOURNAMENT_HELP."""
     import secrets
 
-    from bluffdice.bots.base import available_bots
-    from bluffdice.games.registry import game_of, rules_string
+    from bluffdice.games.registry import rules_string
     from bluffdice.protocol.limits import Limits
     from bluffdice.tournament.executors import EXECUTORS, make_executor
-    from bluffdice.tournament.plot import plot_standings
-    from bluffdice.tournament.runner import BotStopped, make_config
+    from bluffdice.tournament.runner import make_config
 
-    if game is not None and game_option is not None and game != game_option:
-        raise fail(f"GAME {game!r} and --game {game_option!r} disagree: give only GAME")
-    parsed = game_rules(game if game is not None else game_option, rules)
-    spec = game_of(parsed)
+    parsed = _parsed_rules(game, game_option, rules)
     if executor not in EXECUTORS:
         raise fail(f"unknown executor {executor!r}; executors are: {', '.join(EXECUTORS)}")
     workers = workers_option(workers)
     plot = plot_target(plot)
-    names = bots.split(",") if bots is not None else list(available_bots(spec.name))
+    names = bots.split(",") if bots is not None else _all_bots(parsed)
     the_seed = seed if seed is not None else secrets.randbits(SEED_BITS)
     try:
         config = make_config(
@@ -213,24 +208,78 @@ def tournament(
         err.print(SHORT_SEED_WARNING.format(seed=seed), highlight=False, soft_wrap=True)
     created = _new_sqlite_file(db) if store else None
     database = open_store(db) if store else None
-    tid = None
-    if database is not None:
-        try:
-            tid = database.start_tournament(
-                game=config.game,
-                rules=config.rules,
-                bots=config.bots,
-                names=config.names,
-                seats=config.seats,
-                games=config.games,
-                seed=config.seed,
-            )
-        except BluffdiceError as exc:
-            database.close()
-            raise fail(str(exc)) from None
+    tid = _start(database, config)
     started = time.perf_counter()
+    standings = _play(config, runner, _workers(workers, games), database, tid, created, db)
+    seconds = time.perf_counter() - started
+    lines = standings.lines()
+    where = database.location if database is not None else None
+    summary = _summary(config, standings, lines, tid, where)
+    if database is not None and tid is not None:
+        _finish(database, tid, summary)
+    if plot is not None:
+        _plot(config, standings, lines, tid, plot)
+    if as_json:
+        out.print_json(json.dumps(summary))
+        return
+    out.print(_table(config, standings, lines, tid))
+    _show_faults(standings)
+    notes = f"{config.games} games in {seconds:.1f} s ({config.games / seconds:.0f} games/s)"
+    if where is not None:
+        notes += f"; stored in {where} (bluffdice replay --list{_db_flag(db)})"
+    if plot is not None:
+        notes += f"; plot: {plot}"
+    err.print(notes, highlight=False, soft_wrap=True)  # a path must stay whole to be copied
+
+
+def _parsed_rules(game: str | None, game_option: str | None, rules: str | None) -> Any:
+    """The rules from GAME (or the deprecated --game) and --rules."""
+    if game is not None and game_option is not None and game != game_option:
+        raise fail(f"GAME {game!r} and --game {game_option!r} disagree: give only GAME")
+    return game_rules(game if game is not None else game_option, rules)
+
+
+def _all_bots(parsed: Any) -> list[str]:
+    """Every built-in bot of the rules' game (the default --bots)."""
+    from bluffdice.bots.base import available_bots
+    from bluffdice.games.registry import game_of
+
+    return list(available_bots(game_of(parsed).name))
+
+
+def _start(database: Store | None, config: TournamentConfig) -> int | None:
+    """The tournament's row in the store (None with --no-store)."""
+    if database is None:
+        return None
     try:
-        standings = _run(config, runner, _workers(workers, games), database, tid)
+        return database.start_tournament(
+            game=config.game,
+            rules=config.rules,
+            bots=config.bots,
+            names=config.names,
+            seats=config.seats,
+            games=config.games,
+            seed=config.seed,
+        )
+    except BluffdiceError as exc:
+        database.close()
+        raise fail(str(exc)) from None
+
+
+def _play(
+    config: TournamentConfig,
+    runner: Any,
+    workers: int,
+    database: Store | None,
+    tid: int | None,
+    created: Path | None,
+    db: str | None,
+) -> Standings:
+    """Run the games; a failure or Ctrl-C says what stays stored."""
+    from bluffdice.tournament.runner import BotStopped
+
+    try:
+        return _run(config, runner, workers, database, tid)
     except BotStopped as exc:
         # The games played stay stored (and replayable); the tournament is unfinished.
         kept = f"; the games played so far are stored as tournament {tid}" if tid else ""
@@ -244,33 +293,30 @@ def tournament(
     except KeyboardInterrupt:
         err.print(_interrupted(database, tid, db), highlight=False, soft_wrap=True)
         raise typer.Exit(130) from None
-    seconds = time.perf_counter() - started
-    lines = standings.lines()
-    where = database.location if database is not None else None
-    summary = _summary(config, standings, lines, tid, where)
-    if database is not None and tid is not None:
-        try:
-            database.finish_tournament(tid, summary)
-        except BluffdiceError as exc:
-            raise fail(str(exc)) from None
-        finally:
-            database.close()
+
+
+def _finish(database: Store, tid: int, summary: dict[str, Any]) -> None:
+    try:
+        database.finish_tournament(tid, summary)
+    except BluffdiceError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        database.close()
+
+
+def _plot(
+    config: TournamentConfig,
+    standings: Standings,
+    lines: dict[str, BotLine],
+    tid: int | None,
+    plot: Path,
+) -> None:
+    from bluffdice.tournament.plot import plot_standings
+
     rate_label = "loss rate" if standings.count_losses else "win rate"
-    if plot is not None:
-        plot_standings(
-            dict(ranked(lines, standings.count_losses)), plot, _title(config, tid), rate_label
-        )
-    if as_json:
-        out.print_json(json.dumps(summary))
-        return
-    out.print(_table(config, standings, lines, tid))
-    _show_faults(standings)
-    notes = f"{config.games} games in {seconds:.1f} s ({config.games / seconds:.0f} games/s)"
-    if where is not None:
-        notes += f"; stored in {where} (bluffdice replay --list{_db_flag(db)})"
-    if plot is not None:
-        notes += f"; plot: {plot}"
-    err.print(notes, highlight=False, soft_wrap=True)  # a path must stay whole to be copied
+    plot_standings(
+        dict(ranked(lines, standings.count_losses)), plot, _title(config, tid), rate_label
+    )
 
 
 def _db_flag(db: str | None) -> str:
