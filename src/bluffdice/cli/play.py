@@ -157,10 +157,7 @@ def play(
     spec = game_of(chosen)
     humans = 0 if watch else 1
     wanted = [w.strip() for w in (opponents or "").split(",") if w.strip()]
-    if not watch and len(name.strip()) > MAX_NAME:
-        raise fail(f"--name is at most {MAX_NAME} characters, not {len(name.strip())}")
-    if pause is not None and not 0 <= pause <= MAX_PAUSE:  # inf and nan included
-        raise fail(f"--pause takes 0 to {MAX_PAUSE:.0f} seconds, not {pause}")
+    check_name_and_pause(name, watch, pause)
     check_opponents(spec.name, wanted)
     count = bot_count(spec, bots, opponents, humans)
     picker = random.Random(f"{seed}:opponents") if seed is not None else random.Random()
@@ -196,18 +193,30 @@ def play(
     )
     out.print(heading(spec, chosen, session.names, watch), soft_wrap=True)
     if fair is not None:
-        out.print(
-            f"Fair dice: commitment {fair.commitment} (seeds mixed in: "
-            f"{', '.join(fair.client_seeds)}); the server seed is shown after the game.",
-            soft_wrap=True,
-            highlight=False,
-        )
+        announce_fair(fair)
     status = session.run()
     if fair is not None:
         write_fair_record(fair, session.table, fair_record)
     if not no_store and session.human is not None:
         keep(session.table, session.human, seed, db)
     raise typer.Exit(status)
+
+
+def check_name_and_pause(name: str, watch: bool, pause: float | None) -> None:
+    if not watch and len(name.strip()) > MAX_NAME:
+        raise fail(f"--name is at most {MAX_NAME} characters, not {len(name.strip())}")
+    if pause is not None and not 0 <= pause <= MAX_PAUSE:  # inf and nan included
+        raise fail(f"--pause takes 0 to {MAX_PAUSE:.0f} seconds, not {pause}")
+
+
+def announce_fair(fair: FairDice) -> None:
+    """The commitment, before the first roll: what the fair record is checked against."""
+    out.print(
+        f"Fair dice: commitment {fair.commitment} (seeds mixed in: "
+        f"{', '.join(fair.client_seeds)}); the server seed is shown after the game.",
+        soft_wrap=True,
+        highlight=False,
+    )
 
 
 def fair_dice(seed: int | None, client_seed: str | None) -> FairDice:

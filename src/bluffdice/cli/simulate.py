@@ -109,22 +109,13 @@ def simulate(
     """The `simulate` command; its help text is SIMULATE_HELP."""
     import secrets
 
-    from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import game_of
 
     parsed = game_rules(game, rules)
     game = game_of(parsed).name
     if game not in ("mia", "liars-dice"):
         raise fail(f"the simulator plays mia and liars-dice, not {game}")
-    if bots is None:
-        bots = DEFAULT_BOTS[game]
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise fail("--bots needs at least two different bots, comma-separated")
-    known = available_bots(game)
-    unknown = [b for b in names if b not in known]
-    if unknown:
-        raise fail(f"unknown {game} bot {unknown[0]!r}; built-in bots: {', '.join(sorted(known))}")
+    names = _bot_names(game, bots)
     if not 1 <= games <= 100_000_000:
         raise fail(f"--games must be between 1 and 100000000, not {games}")
     if game == "liars-dice" and not parsed.single_round:
@@ -155,11 +146,7 @@ def simulate(
         return
     out.print(_standings_table(report))
     out.print(_matrix_table(report))
-    fast = [b for b in names if report.why_not[b] is None]
-    slow = {b: w for b, w in report.why_not.items() if w is not None}
-    err.print(f"vectorised: {', '.join(fast) or 'none'}", highlight=False)
-    for bot, why in slow.items():
-        err.print(f"engine: {bot} ({why})", highlight=False)
+    _say_how_played(report, names)
     total = pairs * games
     err.print(
         f"{total} games in {seconds:.1f} s; seed {the_seed}; "
@@ -167,6 +154,31 @@ def simulate(
         + (f"; plot: {plot}" if plot is not None else ""),
         highlight=False,
     )
+
+
+def _bot_names(game: str, bots: str | None) -> list[str]:
+    """--bots as a list: two or more different built-in bots of the game."""
+    from bluffdice.bots.base import available_bots
+
+    if bots is None:
+        bots = DEFAULT_BOTS[game]
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise fail("--bots needs at least two different bots, comma-separated")
+    known = available_bots(game)
+    unknown = [b for b in names if b not in known]
+    if unknown:
+        raise fail(f"unknown {game} bot {unknown[0]!r}; built-in bots: {', '.join(sorted(known))}")
+    return names
+
+
+def _say_how_played(report: Any, names: list[str]) -> None:
+    """On stderr: which bots the simulator played, and why the engine played the others."""
+    fast = [b for b in names if report.why_not[b] is None]
+    slow = {b: w for b, w in report.why_not.items() if w is not None}
+    err.print(f"vectorised: {', '.join(fast) or 'none'}", highlight=False)
+    for bot, why in slow.items():
+        err.print(f"engine: {bot} ({why})", highlight=False)
 
 
 def _workers(workers: int | None, game: str, rules: Any, names: list[str], games: int) -> int:
