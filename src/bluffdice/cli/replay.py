@@ -18,7 +18,7 @@ from bluffdice.store import StoreError
 
 if TYPE_CHECKING:  # the games, the table and the store load when the command runs
     from bluffdice.games.base import Event
-    from bluffdice.store import Store, StoredGame
+    from bluffdice.store import Store, StoredGame, StoredTournament
 
 REPLAY_HELP = (
     "Replay a stored game move by move with all dice revealed, or list what is stored.\n\n"
@@ -81,67 +81,90 @@ def replay(
 
 
 def _list(store: Store, tournament: int | None, limit: int, as_json: bool) -> None:
+    if tournament is None:
+        _list_all(store, limit, as_json)
+    else:
+        _list_tournament(store, tournament, limit, as_json)
+
+
+def _list_all(store: Store, limit: int, as_json: bool) -> None:
+    """Where the store is, its tournaments and the games a person played."""
+    rows = store.tournaments()
+    first = {t.id: store.first_game_id(t.id) for t in rows}
+    played = store.played_games(limit)
+    if as_json:
+        out.print_json(json.dumps(_listed_json(rows, first, played)))
+        return
+    out.print(f"Database: {escape(store.location)}", soft_wrap=True, highlight=False)
+    out.print(_tournaments_table(rows, first) if rows else "No tournaments stored yet.")
+    out.print(_played_table(played) if played else "No games you played stored yet.")
+
+
+def _listed_json(
+    rows: list[StoredTournament], first: dict[int, int | None], played: list[StoredGame]
+) -> list[dict[str, Any]]:
+    data: list[dict[str, Any]] = [
+        {
+            "kind": "tournament",
+            "id": t.id,
+            "created": t.created.isoformat(timespec="seconds"),
+            "game": t.game,
+            "rules": t.rules,
+            "bots": list(t.names),
+            "seats": t.seats,
+            "games": t.games,
+            "stored": t.played,
+            "first_game_id": first[t.id],
+            "seed": t.seed,
+        }
+        for t in rows
+    ]
+    data += [
+        {
+            "kind": "played",
+            "id": g.id,
+            "game": g.record.game,
+            "rules": g.record.rules,
+            "bots": list(g.bots),
+            "person_seat": g.person_seat,
+            "result": g.result,
+            "seed": g.seed if g.seed >= 0 else None,
+        }
+        for g in played
+    ]
+    return data
+
+
+def _tournaments_table(rows: list[StoredTournament], first: dict[int, int | None]) -> Any:
+    """The stored tournaments, each with the range of its games' ids."""
     from rich.table import Table
 
-    if tournament is None:
-        rows = store.tournaments()
-        first = {t.id: store.first_game_id(t.id) for t in rows}
-        played = store.played_games(limit)
-        if as_json:
-            data: list[dict[str, Any]] = [
-                {
-                    "kind": "tournament",
-                    "id": t.id,
-                    "created": t.created.isoformat(timespec="seconds"),
-                    "game": t.game,
-                    "rules": t.rules,
-                    "bots": list(t.names),
-                    "seats": t.seats,
-                    "games": t.games,
-                    "stored": t.played,
-                    "first_game_id": first[t.id],
-                    "seed": t.seed,
-                }
-                for t in rows
-            ]
-            data += [
-                {
-                    "kind": "played",
-                    "id": g.id,
-                    "game": g.record.game,
-                    "rules": g.record.rules,
-                    "bots": list(g.bots),
-                    "person_seat": g.person_seat,
-                    "result": g.result,
-                    "seed": g.seed if g.seed >= 0 else None,
-                }
-                for g in played
-            ]
-            out.print_json(json.dumps(data))
-            return
-        out.print(f"Database: {escape(store.location)}", soft_wrap=True, highlight=False)
-        table = Table(title="Tournaments", title_style="bold")
-        for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
-            table.add_column(
-                column,
-                justify="right" if column in ("id", "games") else "left",
-                no_wrap=column != "bots",
-            )
-        for t in rows:
-            start = first[t.id]
-            ids = f"{start}-{start + t.played - 1}" if start is not None and t.played else "-"
-            table.add_row(
-                str(t.id),
-                t.created.strftime("%Y-%m-%d %H:%M"),
-                escape(_rules_name(t.rules)),
-                escape(", ".join(t.names)),
-                f"{t.played}/{t.games}",
-                ids,
-                str(t.seed),
-            )
-        out.print(table if rows else "No tournaments stored yet.")
-        out.print(_played_table(played) if played else "No games you played stored yet.")
-        return
+    table = Table(title="Tournaments", title_style="bold")
+    for column in ("id", "created", "rules", "bots", "games", "game ids", "seed"):
+        table.add_column(
+            column,
+            justify="right" if column in ("id", "games") else "left",
+            no_wrap=column != "bots",
+        )
+    for t in rows:
+        start = first[t.id]
+        ids = f"{start}-{start + t.played - 1}" if start is not None and t.played else "-"
+        table.add_row(
+            str(t.id),
+            t.created.strftime("%Y-%m-%d %H:%M"),
+            escape(_rules_name(t.rules)),
+            escape(", ".join(t.names)),
+            f"{t.played}/{t.games}",
+            ids,
+            str(t.seed),
+        )
+    return table
+
+
+def _list_tournament(store: Store, tournament: int, limit: int, as_json: bool) -> None:
+    """One tournament's games."""
+    from rich.table import Table
+
     if tournament not in {t.id for t in store.tournaments()}:
         raise StoreError(f"no tournament {tournament} in {store.location} (see replay --list)")
     games = store.games(tournament, limit)
@@ -201,9 +224,6 @@ def _rules_name(text: str) -> str:
 
 
 def _replay(stored: StoredGame, as_json: bool) -> None:
-    import msgspec
-
-    from bluffdice.games.base import CHANCE
     from bluffdice.games.registry import get_game, parse_rules
 
     record = stored.record
@@ -213,34 +233,58 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
     presenter = _presenter(rules)
     moves = _moves(stored, presenter)
     if as_json:
-        data = {
-            "id": stored.id,
-            "tournament": stored.tournament_id,
-            "index": stored.index,
-            "seed": stored.seed,
-            "game": record.game,
-            "rules": record.rules,
-            "players": record.players,
-            "bots": names,
-            "person_seat": stored.person_seat,
-            "result": stored.result,
-            "steps": list(record.steps),
-            "moves": [
-                {
-                    "step": n,
-                    "player": player,
-                    "bot": names[player] if player >= 0 else None,
-                    "action": text,
-                    "hidden": hidden,
-                    "events": [msgspec.to_builtins(e) for e in events],
-                }
-                for n, (player, text, hidden, events) in enumerate(moves, start=1)
-            ],
-        }
-        out.print_json(json.dumps(data))
+        out.print_json(json.dumps(_replay_json(stored, names, moves)))
         return
-    seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
     viewer = stored.person_seat  # a game you played reads as you saw it: "You roll"
+    out.print(_heading(stored, spec.title, names, viewer), highlight=False)
+    _print_moves(presenter, moves, names, viewer)
+    winners = ", ".join(
+        escape(_subject(names, p, viewer)) for p in stored.result.get("winners", [])
+    )
+    places = stored.result.get("standings", [])
+    order = " > ".join(escape(_subject(names, p, viewer)) for p in places)
+    out.print(
+        f"\n[bold]Winner: {winners or 'nobody'}[/]" + (f" · standings: {order}" if order else "")
+    )
+
+
+Move = tuple[int, str, str, list["Event"]]
+"""A replayed step: who acted, what, what the cup held, the events."""
+
+
+def _replay_json(stored: StoredGame, names: list[str], moves: list[Move]) -> dict[str, Any]:
+    import msgspec
+
+    record = stored.record
+    return {
+        "id": stored.id,
+        "tournament": stored.tournament_id,
+        "index": stored.index,
+        "seed": stored.seed,
+        "game": record.game,
+        "rules": record.rules,
+        "players": record.players,
+        "bots": names,
+        "person_seat": stored.person_seat,
+        "result": stored.result,
+        "steps": list(record.steps),
+        "moves": [
+            {
+                "step": n,
+                "player": player,
+                "bot": names[player] if player >= 0 else None,
+                "action": text,
+                "hidden": hidden,
+                "events": [msgspec.to_builtins(e) for e in events],
+            }
+            for n, (player, text, hidden, events) in enumerate(moves, start=1)
+        ],
+    }
+
+
+def _heading(stored: StoredGame, title: str, names: list[str], viewer: int | None) -> str:
+    """Which game, where it came from, its rules and seats."""
+    seats = ", ".join(f"{p}: {escape(n)}" for p, n in enumerate(names))
     if viewer is not None:  # a game of `bluffdice play`
         seeded = f", seed {stored.seed}" if stored.seed >= 0 else ""
         person = names[viewer]
@@ -248,11 +292,16 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
         origin = f"played by {by}{seeded}"
     else:
         origin = f"tournament {stored.tournament_id}, game #{stored.index}, seed {stored.seed}"
-    out.print(
-        f"[bold]{spec.title} game {stored.id}[/] ({origin})\nrules: "
-        f"{escape(_rules_name(record.rules))} · seats: {seats}",
-        highlight=False,
+    return (
+        f"[bold]{title} game {stored.id}[/] ({origin})\nrules: "
+        f"{escape(_rules_name(stored.record.rules))} · seats: {seats}"
     )
+
+
+def _print_moves(presenter: Any, moves: list[Move], names: list[str], viewer: int | None) -> None:
+    """Every step as the viewer read it; a roll and the dice it gave read as one line."""
+    from bluffdice.games.base import CHANCE
+
     skip = False
     for n, (player, text, hidden, events) in enumerate(moves):
         if skip:
@@ -272,17 +321,9 @@ def _replay(stored: StoredGame, as_json: bool) -> None:
             lines[0] += f" [dim]({escape(hidden)})[/]"
         for line in lines:
             out.print(f"  {line.strip()}" if not line.startswith("\n") else line, highlight=False)
-    winners = ", ".join(
-        escape(_subject(names, p, viewer)) for p in stored.result.get("winners", [])
-    )
-    places = stored.result.get("standings", [])
-    order = " > ".join(escape(_subject(names, p, viewer)) for p in places)
-    out.print(
-        f"\n[bold]Winner: {winners or 'nobody'}[/]" + (f" · standings: {order}" if order else "")
-    )
 
 
-def _moves(stored: StoredGame, presenter: Any) -> list[tuple[int, str, str, list[Event]]]:
+def _moves(stored: StoredGame, presenter: Any) -> list[Move]:
     """The game rebuilt at a table: (who acted, what, what the cup held, events) per step."""
     from bluffdice.table import TABLE, TimedOut
     from bluffdice.table.replay import rebuild
