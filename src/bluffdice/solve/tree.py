@@ -211,85 +211,103 @@ class PublicGame:
         new_id[order] = np.arange(len(order))
 
         g = cls()
-        n = g.n_nodes = len(order)
-        g.n_hands = h = builder.n_hands
+        g.n_hands = builder.n_hands
         g.hand_labels = hand_labels
-        g.kind = np.array([nodes[i].kind for i in order], dtype=np.int8)
-        g.player = np.array([nodes[i].player for i in order], dtype=np.int8)
-        g.parent = np.array(
+        g._fill_nodes(nodes, order, new_id)
+        g._fill_roots(nodes, new_id)
+        g._fill_jumps_and_terminals(builder, order, new_id)
+        g._fill_levels(nodes, order, new_id, levels)
+        g._fill_edges()
+        return g
+
+    def _fill_nodes(self, nodes: list[_Node], order: list[int], new_id: IntArray) -> None:
+        """Per node, in level order: kind, player, parent, labels, info, children."""
+        n = self.n_nodes = len(order)
+        self.kind = np.array([nodes[i].kind for i in order], dtype=np.int8)
+        self.player = np.array([nodes[i].player for i in order], dtype=np.int8)
+        self.parent = np.array(
             [new_id[nodes[i].parent] if nodes[i].parent >= 0 else -1 for i in order],
             dtype=np.int64,
         )
-        g.labels = [nodes[i].label for i in order]
-        g.info = [nodes[i].info for i in order]
-        g.private = np.array([nodes[i].private for i in order], dtype=bool)
-        g.first_child = np.full(n, -1, dtype=np.int64)
-        g.n_children = np.zeros(n, dtype=np.int64)
+        self.labels = [nodes[i].label for i in order]
+        self.info = [nodes[i].info for i in order]
+        self.private = np.array([nodes[i].private for i in order], dtype=bool)
+        self.first_child = np.full(n, -1, dtype=np.int64)
+        self.n_children = np.zeros(n, dtype=np.int64)
         for old in order:
             kids = nodes[old].children
             if kids:
                 ids = new_id[kids]
                 if not (np.diff(ids) == 1).all():
                     raise AssertionError("children must be contiguous after sorting")
-                g.first_child[new_id[old]] = ids[0]
-                g.n_children[new_id[old]] = len(kids)
-        if ((g.kind == DECISION) & (g.n_children == 0)).any():
+                self.first_child[new_id[old]] = ids[0]
+                self.n_children[new_id[old]] = len(kids)
+        if ((self.kind == DECISION) & (self.n_children == 0)).any():
             raise ValueError("a decision node without actions")
 
-        g.parent_player = np.where(g.parent >= 0, g.player[np.maximum(g.parent, 0)], -1).astype(
-            np.int8
-        )
-        g.parent_player[g.parent < 0] = -1
+        self.parent_player = np.where(
+            self.parent >= 0, self.player[np.maximum(self.parent, 0)], -1
+        ).astype(np.int8)
+        self.parent_player[self.parent < 0] = -1
 
-        # Segment roots and their hand distributions.
-        g.roots = np.array([new_id[i] for i, nd in enumerate(nodes) if nd.dist is not None])
-        g.roots.sort()
-        g.root_index = np.full(n, -1, dtype=np.int64)
-        g.root_index[g.roots] = np.arange(len(g.roots))
-        g.dist = np.zeros((2, len(g.roots), h))
+    def _fill_roots(self, nodes: list[_Node], new_id: IntArray) -> None:
+        """Segment roots and their hand distributions."""
+        self.roots = np.array([new_id[i] for i, nd in enumerate(nodes) if nd.dist is not None])
+        self.roots.sort()
+        self.root_index = np.full(self.n_nodes, -1, dtype=np.int64)
+        self.root_index[self.roots] = np.arange(len(self.roots))
+        self.dist = np.zeros((2, len(self.roots), self.n_hands))
         for i, nd in enumerate(nodes):
             if nd.dist is not None:
-                r = g.root_index[new_id[i]]
-                g.dist[0, r], g.dist[1, r] = nd.dist
-        g.start = int(new_id[0])
+                r = self.root_index[new_id[i]]
+                self.dist[0, r], self.dist[1, r] = nd.dist
+        self.start = int(new_id[0])
 
-        # Jumps.
-        g.jump_nodes = np.flatnonzero(g.kind == JUMP)
-        g.jump_target = np.array(
-            [new_id[nodes[order[j]].target] for j in g.jump_nodes], dtype=np.int64
+    def _fill_jumps_and_terminals(
+        self, builder: TreeBuilder, order: list[int], new_id: IntArray
+    ) -> None:
+        """Jumps with their targets; terminals grouped by payoff matrix."""
+        nodes, h = builder.nodes, self.n_hands
+        self.jump_nodes = np.flatnonzero(self.kind == JUMP)
+        self.jump_target = np.array(
+            [new_id[nodes[order[j]].target] for j in self.jump_nodes], dtype=np.int64
         )
 
-        # Terminals grouped by payoff matrix, so each group is one matrix product.
-        terms = np.flatnonzero(g.kind == TERMINAL)
+        # terminals grouped by payoff matrix, so each group is one matrix product
+        terms = np.flatnonzero(self.kind == TERMINAL)
         pids = np.array([nodes[order[t]].payoff for t in terms], dtype=np.int64)
         by = np.argsort(pids, kind="stable")
-        g.terminals = terms[by]
-        g.terminal_payoff = pids[by]
-        g.payoffs = np.array(builder.payoffs).reshape(len(builder.payoffs), h, h)
-        bounds = np.flatnonzero(np.diff(g.terminal_payoff)) + 1
+        self.terminals = terms[by]
+        self.terminal_payoff = pids[by]
+        self.payoffs = np.array(builder.payoffs).reshape(len(builder.payoffs), h, h)
+        bounds = np.flatnonzero(np.diff(self.terminal_payoff)) + 1
         starts = np.concatenate(([0], bounds)) if len(terms) else np.zeros(0, np.int64)
         ends = np.concatenate((bounds, [len(terms)])) if len(terms) else np.zeros(0, np.int64)
-        g.terminal_groups = [
-            (int(a), int(b), int(g.terminal_payoff[a])) for a, b in zip(starts, ends, strict=True)
+        self.terminal_groups = [
+            (int(a), int(b), int(self.terminal_payoff[a]))
+            for a, b in zip(starts, ends, strict=True)
         ]
 
-        # Levels.
-        g.levels = []
+    def _fill_levels(
+        self, nodes: list[_Node], order: list[int], new_id: IntArray, levels: list[tuple[int, int]]
+    ) -> None:
+        """The index arrays of each level, for the level-by-level passes."""
+        self.levels = []
         for lo, hi in levels:
             sl = np.arange(lo, hi)
-            has_parent = g.parent[sl] >= 0
+            has_parent = self.parent[sl] >= 0
             tree_hi = lo + int(has_parent.sum())
             if not has_parent[: tree_hi - lo].all():
                 raise AssertionError("roots must come last in a level")
-            decisions = sl[g.kind[sl] == DECISION]
+            decisions = sl[self.kind[sl] == DECISION]
             next_lo = hi
-            offsets = g.first_child[decisions] - next_lo
-            jumps = sl[g.kind[sl] == JUMP]
+            offsets = self.first_child[decisions] - next_lo
+            jumps = sl[self.kind[sl] == JUMP]
             targets = np.array([new_id[nodes[order[j]].target] for j in jumps], dtype=np.int64)
             roots = sl[~has_parent]
-            into = np.isin(g.jump_target, roots)
-            start_pos = int(np.flatnonzero(roots == g.start)[0]) if g.start in roots else -1
-            g.levels.append(
+            into = np.isin(self.jump_target, roots)
+            start_pos = int(np.flatnonzero(roots == self.start)[0]) if self.start in roots else -1
+            self.levels.append(
                 Level(
                     tree_lo=lo,
                     tree_hi=tree_hi,
@@ -298,37 +316,40 @@ class PublicGame:
                     child_offsets=offsets,
                     jumps=jumps,
                     jump_targets=targets,
-                    inflow=g.jump_nodes[into],
-                    inflow_pos=np.searchsorted(roots, g.jump_target[into]),
+                    inflow=self.jump_nodes[into],
+                    inflow_pos=np.searchsorted(roots, self.jump_target[into]),
                     start_pos=start_pos,
                 )
             )
 
-        # Per player: the edges (actions) out of their decision nodes, compactly.
-        g.edges = []
-        g.edge_parent = []
-        g.edge_decision = []
-        g.decisions = []
-        g.decision_offsets = []
+    def _fill_edges(self) -> None:
+        """Per player: the edges (actions) out of their decision nodes, compactly."""
+        self.edges = []
+        self.edge_parent = []
+        self.edge_decision = []
+        self.decisions = []
+        self.decision_offsets = []
         for p in (0, 1):
-            dec = np.flatnonzero((g.kind == DECISION) & (g.player == p))
-            dec = dec[np.argsort(g.first_child[dec], kind="stable")]
-            counts = g.n_children[dec]
+            dec = np.flatnonzero((self.kind == DECISION) & (self.player == p))
+            dec = dec[np.argsort(self.first_child[dec], kind="stable")]
+            counts = self.n_children[dec]
             edges = (
                 np.concatenate(
-                    [np.arange(f, f + c) for f, c in zip(g.first_child[dec], counts, strict=True)]
+                    [
+                        np.arange(f, f + c)
+                        for f, c in zip(self.first_child[dec], counts, strict=True)
+                    ]
                 )
                 if len(dec)
                 else np.zeros(0, np.int64)
             )
-            g.decisions.append(dec)
-            g.decision_offsets.append(
+            self.decisions.append(dec)
+            self.decision_offsets.append(
                 np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
             )
-            g.edges.append(edges.astype(np.int64))
-            g.edge_parent.append(g.parent[edges])
-            g.edge_decision.append(np.repeat(np.arange(len(dec)), counts))
-        return g
+            self.edges.append(edges.astype(np.int64))
+            self.edge_parent.append(self.parent[edges])
+            self.edge_decision.append(np.repeat(np.arange(len(dec)), counts))
 
     # --- facts ----------------------------------------------------------------------
 
@@ -366,8 +387,13 @@ class PublicGame:
 
 def _sort_by_level(nodes: list[_Node]) -> tuple[list[int], list[tuple[int, int]]]:
     """Order nodes by longest-path level; in a level, tree nodes by parent, roots last."""
-    # Segments (roots) in topological order of the jump graph.
     root_ids = [i for i, nd in enumerate(nodes) if nd.dist is not None]
+    topo = _segments_in_order(nodes, root_ids)
+    return _level_order(nodes, _levels(nodes, topo, root_ids))
+
+
+def _segments_in_order(nodes: list[_Node], root_ids: list[int]) -> list[int]:
+    """The segments (their roots) in topological order of the jump graph."""
     segment_of = [-1] * len(nodes)
     members: dict[int, list[int]] = {}
     for r in root_ids:
@@ -399,7 +425,12 @@ def _sort_by_level(nodes: list[_Node]) -> tuple[list[int], list[tuple[int, int]]
                 ready.append(t)
     if len(topo) != len(root_ids):
         raise ValueError("the jumps between segments form a cycle")
+    return topo
 
+
+def _levels(nodes: list[_Node], topo: list[int], root_ids: list[int]) -> list[int]:
+    """Each node's level: the longest path to it, jumps included (a root sits one level
+    below the deepest jump into it)."""
     level = [-1] * len(nodes)
     root_level = dict.fromkeys(root_ids, 0)
     for r in topo:
@@ -413,7 +444,12 @@ def _sort_by_level(nodes: list[_Node]) -> tuple[list[int], list[tuple[int, int]]
             if nodes[x].kind == JUMP:
                 t = nodes[x].target
                 root_level[t] = max(root_level[t], level[x] + 1)
+    return level
 
+
+def _level_order(nodes: list[_Node], level: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The nodes level by level (each level's tree nodes in their parents' order, its
+    roots last) and each level's bounds in that order."""
     depth = max(level) + 1
     by_level: list[list[int]] = [[] for _ in range(depth)]
     for i, lv in enumerate(level):
