@@ -163,21 +163,47 @@ def _often(p: float) -> str:
 
 def sentences(ex: MiaExplanation) -> list[str]:
     """Advice in words, each sentence read off the numbers above."""
-    r = ex.ranking
-    name = r.name
     out: list[str] = []
     if ex.opening:
         out.append(_opening_sentence(ex))
+    answer = _answer_opening_sentence(ex)
+    if answer is not None:
+        out.append(answer)
+    out += _challenge_sentences(ex)
+    inflation = _inflation_sentence(ex)
+    if inflation is not None:
+        out.append(inflation)
+    out += _lie_sentences(ex)
+    if ex.pass_:
+        out.append(_pass_sentence(ex))
+    if ex.mia_reply:
+        parts = ", ".join(f"{a} {_pct(p)}" for a, p in ex.mia_reply.items())
+        out.append(f"Answering an opening Mia: {parts}.")
+    return out
+
+
+def _answer_opening_sentence(ex: MiaExplanation) -> str | None:
+    """Which opening claims to believe, which to challenge and how often."""
+    r = ex.ranking
     row = ex.challenge.get(OPENING, {})
-    if row:
-        believed = [w for w, p in row.items() if p < 0.005]
-        line = "Answering the opening: "
-        if believed:
-            line += f"believe (roll) every claim up to {name(max(believed, key=r.rank))}; "
-        mixed = sorted(((w, p) for w, p in row.items() if p >= 0.005), key=lambda kv: r.rank(kv[0]))
-        if mixed:
-            line += "challenge " + ", ".join(f"{name(w)} {_pct(p)}" for w, p in mixed)
-        out.append(line.rstrip("; ") + ".")
+    if not row:
+        return None
+    believed = [w for w, p in row.items() if p < 0.005]
+    line = "Answering the opening: "
+    if believed:
+        line += f"believe (roll) every claim up to {r.name(max(believed, key=r.rank))}; "
+    mixed = sorted(((w, p) for w, p in row.items() if p >= 0.005), key=lambda kv: r.rank(kv[0]))
+    if mixed:
+        line += "challenge " + ", ".join(f"{r.name(w)} {_pct(p)}" for w, p in mixed)
+    return line.rstrip("; ") + "."
+
+
+def _challenge_sentences(ex: MiaExplanation) -> list[str]:
+    """Answering later claims: as at the opening while the value to beat is low, then
+    from some value on, always a challenge."""
+    r = ex.ranking
+    name = r.name
+    out: list[str] = []
     always_from = None
     for f in ex.floors[1:]:
         cells = {w: p for w, p in ex.challenge.get(f, {}).items() if w != MIA}
@@ -210,6 +236,12 @@ def sentences(ex: MiaExplanation) -> list[str]:
             "it is (short of Mia): rolling again to beat it would cost more than a challenge "
             "that fails."
         )
+    return out
+
+
+def _inflation_sentence(ex: MiaExplanation) -> str | None:
+    """Whether a roll that beats the value to beat is still inflated, and where."""
+    r = ex.ranking
     voluntary = {
         f: max(0.0, (ex.reach[f] - ex.honest[f]) / ex.reach[f])
         for f in ex.floors[1:]
@@ -217,50 +249,55 @@ def sentences(ex: MiaExplanation) -> list[str]:
     }
     inflated = [f for f, v in voluntary.items() if v >= 0.02]
     if voluntary and not inflated:
-        out.append(
+        return (
             "After the opening, lie only when you must: with a roll that beats what you must "
             "beat, announce it (or a lower value it still beats)."
         )
-    elif inflated:
-        worst = max(inflated, key=r.rank)
-        honest_from = [f for f in voluntary if r.rank(f) > r.rank(worst)]
-        line = (
-            f"Must beat {ex.label(min(inflated, key=r.rank))} to {ex.label(worst)}: even a roll "
-            f"that beats it is inflated up to {max(voluntary.values()) * 100:.0f}% of the time"
+    if not inflated:
+        return None
+    worst = max(inflated, key=r.rank)
+    honest_from = [f for f in voluntary if r.rank(f) > r.rank(worst)]
+    line = (
+        f"Must beat {ex.label(min(inflated, key=r.rank))} to {ex.label(worst)}: even a roll "
+        f"that beats it is inflated up to {max(voluntary.values()) * 100:.0f}% of the time"
+    )
+    if honest_from:
+        line += (
+            f"; from {ex.label(min(honest_from, key=r.rank))} on, lie only when the roll "
+            "falls short"
         )
-        if honest_from:
-            line += (
-                f"; from {ex.label(min(honest_from, key=r.rank))} on, lie only when the roll "
-                "falls short"
-            )
-        out.append(line + ".")
+    return line + "."
+
+
+def _lie_sentences(ex: MiaExplanation) -> list[str]:
+    """The commonest lies when the roll falls short, for a few values to beat."""
+    r = ex.ranking
+    out: list[str] = []
     for f in [f for f in ex.floors[1:] if f in ex.lies][::6][:3]:
         common = sorted(ex.lies[f].items(), key=lambda kv: -kv[1])[:3]
         out.append(
-            f"Must beat {name(f)} and the roll falls short: lie "
+            f"Must beat {r.name(f)} and the roll falls short: lie "
             + ", ".join(
-                f"{name(w)} ({p * 100:.0f}%)"
+                f"{r.name(w)} ({p * 100:.0f}%)"
                 for w, p in sorted(common, key=lambda kv: r.rank(kv[0]))
             )
             + "."
         )
-    if ex.pass_:
-        used = [(f, w, p) for f, row in ex.pass_.items() for w, p in row.items() if p >= 0.01]
-        if not used:
-            out.append(
-                "Passing: never (heads-up the cup goes back to the player who saw the dice, "
-                "who knows whether to challenge)."
-            )
-        else:
-            f, w, p = max(used, key=lambda t: t[2])
-            out.append(
-                f"Passing is rare: {len(used)} situations use it at least 1% of the time, "
-                f"most of all a claim of {name(w)} after {ex.label(f)} ({_pct(p)})."
-            )
-    if ex.mia_reply:
-        parts = ", ".join(f"{a} {_pct(p)}" for a, p in ex.mia_reply.items())
-        out.append(f"Answering an opening Mia: {parts}.")
     return out
+
+
+def _pass_sentence(ex: MiaExplanation) -> str:
+    used = [(f, w, p) for f, row in ex.pass_.items() for w, p in row.items() if p >= 0.01]
+    if not used:
+        return (
+            "Passing: never (heads-up the cup goes back to the player who saw the dice, "
+            "who knows whether to challenge)."
+        )
+    f, w, p = max(used, key=lambda t: t[2])
+    return (
+        f"Passing is rare: {len(used)} situations use it at least 1% of the time, "
+        f"most of all a claim of {ex.ranking.name(w)} after {ex.label(f)} ({_pct(p)})."
+    )
 
 
 def _opening_sentence(ex: MiaExplanation) -> str:
