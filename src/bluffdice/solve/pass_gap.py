@@ -203,60 +203,15 @@ def compute(
     is_pass = np.array([label.startswith("pass") for label in game.labels])
     banned = is_pass & (parent_made >= 2)
     if no_pass_at is not None:
-        edges = game.edges[role]
-        kept = np.where((is_pass & (parent_made == no_pass_at))[edges][:, None], 0.0, folded[role])
-        sums = np.add.reduceat(kept, game.decision_offsets[role], axis=0)[game.edge_decision[role]]
-        renormed = np.divide(kept, sums, out=folded[role].copy(), where=sums > 0)
-        folded = (renormed, folded[1]) if role == 0 else (folded[0], renormed)
+        without = is_pass & (parent_made == no_pass_at)
+        folded = _without_passes(game, folded, role, without)
         mult = _multipliers(game, folded)
     opp_reach = passes.forward(1 - role, mult[1 - role])
     values, _ = restricted_best_response(game, passes, role, opp_reach, mult[role], deviate, banned)
-
-    # The deviation: at each of the role's deviating nodes, the best allowed action per
-    # hand where it beats following the policy by more than EPSILON, or where the policy
-    # would make a pass the deviator must not make.
-    strategy = [folded[0].copy(), folded[1].copy()]
-    mine = strategy[role]
-    decisions = game.decisions[role]
-    offsets = game.decision_offsets[role]
-    chosen: dict[int, dict[int, int]] = {}
-    for d, node in enumerate(decisions):
-        if not deviate[node]:
-            continue
-        lo, n = int(offsets[d]), int(game.n_children[node])
-        kids = game.first_child[node] + np.arange(n)
-        child = values[kids]
-        allowed = np.where(banned[kids][:, None], -np.inf, child)
-        best = allowed.argmax(axis=0)
-        gain = allowed.max(axis=0) - (child * mult[role][kids]).sum(axis=0)
-        scale = EPSILON * max(float(opp_reach[node].sum()), 1e-300)
-        must = (mult[role][kids][banned[kids]] > 0).any(axis=0)  # the policy passes on
-        hands = np.flatnonzero((gain > scale) | must)
-        if game.private[node]:
-            for h in hands:
-                mine[lo : lo + n, h] = 0.0
-                mine[lo + int(best[h]), h] = 1.0
-                chosen.setdefault(int(node), {})[int(h)] = int(best[h])
-        elif len(hands):  # one choice for every hand: the hand-0 column decides
-            mine[lo : lo + n, :] = 0.0
-            mine[lo + int(best[0]), :] = 1.0
-            chosen.setdefault(int(node), {})[-1] = int(best[0])
-    played = (strategy[0], strategy[1])
+    played, chosen = _deviate(game, role, folded, mult[role], values, opp_reach, deviate, banned)
     value = sign * value_of(game, passes, played)
-
-    # Keep the deviations the deviator can reach against the policy.
     own = passes.forward(role, _multipliers(game, played)[role])
-    overrides: dict[str, dict[str, str]] = {}
-    labels = game.hand_labels[role]
-    for at, picks in chosen.items():
-        if opp_reach[at].sum() <= 0:
-            continue
-        key = mia.key_text(game.info[at])
-        for column, a in picks.items():
-            if column >= 0 and own[at, column] <= 0:
-                continue
-            hand = ANY_HAND if column < 0 else labels[column]
-            overrides.setdefault(key, {})[hand] = game.labels[int(game.first_child[at]) + a]
+    overrides = _reachable(game, role, chosen, own, opp_reach)
     return PassGap(
         rules=rules_text,
         policy=policy_name,
@@ -269,6 +224,83 @@ def compute(
         base=base,
         nodes=game.n_nodes,
     )
+
+
+def _without_passes(
+    game: PublicGame, folded: tuple[FloatArray, FloatArray], role: int, without: Any
+) -> tuple[FloatArray, FloatArray]:
+    """The role's strategy less the passes on the edges `without`, the rest renormalised
+    (a decision with nothing left keeps its policy)."""
+    edges = game.edges[role]
+    kept = np.where(without[edges][:, None], 0.0, folded[role])
+    sums = np.add.reduceat(kept, game.decision_offsets[role], axis=0)[game.edge_decision[role]]
+    renormed = np.divide(kept, sums, out=folded[role].copy(), where=sums > 0)
+    return (renormed, folded[1]) if role == 0 else (folded[0], renormed)
+
+
+def _deviate(
+    game: PublicGame,
+    role: int,
+    folded: tuple[FloatArray, FloatArray],
+    mult: FloatArray,
+    values: FloatArray,
+    opp_reach: FloatArray,
+    deviate: Any,
+    banned: Any,
+) -> tuple[tuple[FloatArray, FloatArray], dict[int, dict[int, int]]]:
+    """The deviation: at each of the role's deviating nodes, the best allowed action per
+    hand where it beats following the policy by more than EPSILON, or where the policy
+    would make a pass the deviator must not make. Returns the strategies played and the
+    choices (node -> hand column, or -1 for every hand, -> child)."""
+    strategy = [folded[0].copy(), folded[1].copy()]
+    mine = strategy[role]
+    offsets = game.decision_offsets[role]
+    chosen: dict[int, dict[int, int]] = {}
+    for d, node in enumerate(game.decisions[role]):
+        if not deviate[node]:
+            continue
+        lo, n = int(offsets[d]), int(game.n_children[node])
+        kids = game.first_child[node] + np.arange(n)
+        child = values[kids]
+        allowed = np.where(banned[kids][:, None], -np.inf, child)
+        best = allowed.argmax(axis=0)
+        gain = allowed.max(axis=0) - (child * mult[kids]).sum(axis=0)
+        scale = EPSILON * max(float(opp_reach[node].sum()), 1e-300)
+        must = (mult[kids][banned[kids]] > 0).any(axis=0)  # the policy passes on
+        hands = np.flatnonzero((gain > scale) | must)
+        if game.private[node]:
+            for h in hands:
+                mine[lo : lo + n, h] = 0.0
+                mine[lo + int(best[h]), h] = 1.0
+                chosen.setdefault(int(node), {})[int(h)] = int(best[h])
+        elif len(hands):  # one choice for every hand: the hand-0 column decides
+            mine[lo : lo + n, :] = 0.0
+            mine[lo + int(best[0]), :] = 1.0
+            chosen.setdefault(int(node), {})[-1] = int(best[0])
+    return (strategy[0], strategy[1]), chosen
+
+
+def _reachable(
+    game: PublicGame,
+    role: int,
+    chosen: dict[int, dict[int, int]],
+    own: FloatArray,
+    opp_reach: FloatArray,
+) -> dict[str, dict[str, str]]:
+    """The deviations the deviator can reach against the policy (`own`, its reach
+    playing them), as overrides: decision key -> hand -> action."""
+    overrides: dict[str, dict[str, str]] = {}
+    labels = game.hand_labels[role]
+    for at, picks in chosen.items():
+        if opp_reach[at].sum() <= 0:
+            continue
+        key = mia.key_text(game.info[at])
+        for column, a in picks.items():
+            if column >= 0 and own[at, column] <= 0:
+                continue
+            hand = ANY_HAND if column < 0 else labels[column]
+            overrides.setdefault(key, {})[hand] = game.labels[int(game.first_child[at]) + a]
+    return overrides
 
 
 class _GapFile(msgspec.Struct, frozen=True):
