@@ -239,20 +239,7 @@ def solve(
         last = history[-1]
         value[state] = last.value
         strategy = solver.average_strategy()
-        # Best responses over the rest of the match: player 0 (the opener here) is paid
-        # by their own best-response continuation, as is player 1.
-        as_opener = build_round(
-            spec,
-            MatchStakes(spec, state, lambda x, y: br_open[(x, y)], lambda x, y: br_other[(x, y)]),
-        )
-        # Player 1 best-responds in a game paying player 0 the negation of player 1's own
-        # continuation: the other's after player 0 opens next, the opener's otherwise.
-        as_other = build_round(
-            spec,
-            MatchStakes(spec, state, lambda x, y: -br_other[(x, y)], lambda x, y: -br_open[(x, y)]),
-        )
-        br0 = evaluate(as_opener, strategy).br_values[0]
-        br1 = evaluate(as_other, strategy).br_values[1]
+        br0, br1 = _best_responses(spec, state, strategy, br_open, br_other)
         br_open[state], br_other[state] = br0, br1
         solved = StateSolution(
             state=state,
@@ -269,3 +256,27 @@ def solve(
         if on_state is not None:
             on_state(solved)
     return solution
+
+
+def _best_responses(
+    spec: MatchSpec,
+    state: State,
+    strategy: tuple[FloatArray, FloatArray],
+    br_open: dict[State, float],
+    br_other: dict[State, float],
+) -> tuple[float, float]:
+    """Each player's best response to `strategy` in the round at `state`, over the rest
+    of the match (the states with fewer lives, already in `br_open` and `br_other`)."""
+    # Player 0 (the opener here) is paid by their own best-response continuation, as is
+    # player 1.
+    as_opener = build_round(
+        spec,
+        MatchStakes(spec, state, lambda x, y: br_open[(x, y)], lambda x, y: br_other[(x, y)]),
+    )
+    # Player 1 best-responds in a game paying player 0 the negation of player 1's own
+    # continuation: the other's after player 0 opens next, the opener's otherwise.
+    as_other = build_round(
+        spec,
+        MatchStakes(spec, state, lambda x, y: -br_other[(x, y)], lambda x, y: -br_open[(x, y)]),
+    )
+    return evaluate(as_opener, strategy).br_values[0], evaluate(as_other, strategy).br_values[1]

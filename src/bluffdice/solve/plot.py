@@ -89,32 +89,44 @@ def _heat(
 
 def mia_policy_figure(ex: Any) -> Figure:
     """Four panels: when to challenge, what to open with, which lies, how honest."""
-    r = ex.ranking
-    claims = [v for v in ex.values]
-    names = [str(v) for v in claims]
-    floors = ex.floors
-    floor_names = [ex.label(f) for f in floors]
+    names = [str(v) for v in ex.values]
     fig = Figure(figsize=(15, 12), layout="constrained")
     (a, b), (c, d) = fig.subplots(2, 2)
+    _challenge_panel(fig, a, ex, names)
+    _opening_panel(fig, b, ex, names)
+    _lies_panel(fig, c, ex, names)
+    _honesty_panel(d, ex)
+    subtitle = ""
+    if ex.value is not None:
+        subtitle = f"value for the opener {ex.value:+.3f}"
+    if ex.exploitability is not None:
+        subtitle += f", exploitability {ex.exploitability:.1e}"
+    fig.suptitle(f"{ex.title}: the equilibrium\n{subtitle}", fontsize=12)
+    return fig
 
+
+def _challenge_panel(fig: Figure, ax: Any, ex: Any, names: list[str]) -> None:
     nan = float("nan")
-    grid = [[ex.challenge.get(f, {}).get(w, nan) for w in claims] for f in floors]
+    grid = [[ex.challenge.get(f, {}).get(w, nan) for w in ex.values] for f in ex.floors]
     img = _heat(
-        a,
+        ax,
         grid,
-        floor_names,
+        [ex.label(f) for f in ex.floors],
         names,
         "Chance of a challenge (%), by the claim and what it had to beat",
         "Reds",
         "claim",
     )
-    a.set_ylabel("the claim had to beat")
-    fig.colorbar(img, ax=a, shrink=0.8, label="%")
+    ax.set_ylabel("the claim had to beat")
+    fig.colorbar(img, ax=ax, shrink=0.8, label="%")
 
-    rolls = list(reversed(r.best_first))
-    grid = [[ex.opening.get(d, {}).get(w, 0.0) or nan for w in claims] for d in rolls]
+
+def _opening_panel(fig: Figure, ax: Any, ex: Any, names: list[str]) -> None:
+    nan = float("nan")
+    rolls = list(reversed(ex.ranking.best_first))
+    grid = [[ex.opening.get(d, {}).get(w, 0.0) or nan for w in ex.values] for d in rolls]
     img = _heat(
-        b,
+        ax,
         grid,
         [str(v) for v in rolls],
         names,
@@ -123,14 +135,17 @@ def mia_policy_figure(ex: Any) -> Figure:
         "claim",
     )
     for i, _ in enumerate(rolls):
-        b.add_patch(_box(i, i))
-    b.set_ylabel("your roll (boxes: the roll itself)")
-    fig.colorbar(img, ax=b, shrink=0.8, label="%")
+        ax.add_patch(_box(i, i))
+    ax.set_ylabel("your roll (boxes: the roll itself)")
+    fig.colorbar(img, ax=ax, shrink=0.8, label="%")
 
-    lie_rows = [f for f in floors if f in ex.lies]
-    grid = [[ex.lies[f].get(w, 0.0) or nan for w in claims] for f in lie_rows]
+
+def _lies_panel(fig: Figure, ax: Any, ex: Any, names: list[str]) -> None:
+    nan = float("nan")
+    lie_rows = [f for f in ex.floors if f in ex.lies]
+    grid = [[ex.lies[f].get(w, 0.0) or nan for w in ex.values] for f in lie_rows]
     img = _heat(
-        c,
+        ax,
         grid,
         [ex.label(f) for f in lie_rows],
         names,
@@ -138,13 +153,16 @@ def mia_policy_figure(ex: Any) -> Figure:
         "Purples",
         "claim",
     )
-    c.set_ylabel("you must beat")
-    fig.colorbar(img, ax=c, shrink=0.8, label="%")
+    ax.set_ylabel("you must beat")
+    fig.colorbar(img, ax=ax, shrink=0.8, label="%")
 
-    xs = [f for f in floors if f in ex.honest]
+
+def _honesty_panel(ax: Any, ex: Any) -> None:
+    """Honest claims against the chance a fresh roll beats the value, by value to beat."""
+    xs = [f for f in ex.floors if f in ex.honest]
     pos = list(range(len(xs)))
-    d.bar(pos, [ex.honest[f] * 100 for f in xs], color="#55a868", label="claim is honest")
-    d.plot(
+    ax.bar(pos, [ex.honest[f] * 100 for f in xs], color="#55a868", label="claim is honest")
+    ax.plot(
         pos[1:] if xs and xs[0] == 0 else pos,
         [ex.reach[f] * 100 for f in xs if f != 0],
         color="#c44e52",
@@ -152,20 +170,13 @@ def mia_policy_figure(ex: Any) -> Figure:
         markersize=3,
         label="a fresh roll beats it",
     )
-    d.set_xticks(pos, [ex.label(f) for f in xs], fontsize=7, rotation=90)
-    d.set_ylim(0, 105)
-    d.set_ylabel("%")
-    d.set_xlabel("what the holder must beat", fontsize=8)
-    d.set_title("How often the holder's claim is honest", fontsize=10, loc="left")
-    d.legend(fontsize=8)
-    d.grid(True, axis="y", alpha=0.3)
-    subtitle = ""
-    if ex.value is not None:
-        subtitle = f"value for the opener {ex.value:+.3f}"
-    if ex.exploitability is not None:
-        subtitle += f", exploitability {ex.exploitability:.1e}"
-    fig.suptitle(f"{ex.title}: the equilibrium\n{subtitle}", fontsize=12)
-    return fig
+    ax.set_xticks(pos, [ex.label(f) for f in xs], fontsize=7, rotation=90)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("%")
+    ax.set_xlabel("what the holder must beat", fontsize=8)
+    ax.set_title("How often the holder's claim is honest", fontsize=10, loc="left")
+    ax.legend(fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
 
 
 def _box(x: int, y: int) -> Any:
