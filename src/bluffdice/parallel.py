@@ -78,18 +78,7 @@ def ordered_map(
         window: deque[tuple[T, Future[R]]] = deque()
         unsent: list[T] = []  # an item taken whose submission failed
         try:
-            for item in _drain(again, fresh):
-                unsent = [item]
-                window.append((item, pool.submit(function, item)))
-                unsent = []
-                if len(window) >= IN_FLIGHT * workers:
-                    result = window[0][1].result()
-                    window.popleft()
-                    yield result
-            while window:
-                result = window[0][1].result()
-                window.popleft()
-                yield result
+            yield from _in_order(function, pool, _drain(again, fresh), workers, window, unsent)
             return
         except BrokenProcessPool:
             losses += 1
@@ -106,6 +95,31 @@ def ordered_map(
             for _ in range(workers):  # a semaphore, not an Event: a dead waiter on an
                 stop.release()  # Event's condition would block `set` for ever
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_order(
+    function: Callable[[T], R],
+    pool: ProcessPoolExecutor,
+    items: Iterable[T],
+    workers: int,
+    window: deque[tuple[T, Future[R]]],
+    unsent: list[T],
+) -> Iterator[R]:
+    """The results of one pool, in order, with IN_FLIGHT items a worker sent ahead.
+    `window` (the items sent and not yet handed back) and `unsent` are the caller's, so
+    that a broken pool leaves behind what must be played again."""
+    for item in items:
+        unsent[:] = [item]
+        window.append((item, pool.submit(function, item)))
+        unsent.clear()
+        if len(window) >= IN_FLIGHT * workers:
+            result = window[0][1].result()
+            window.popleft()
+            yield result
+    while window:
+        result = window[0][1].result()
+        window.popleft()
+        yield result
 
 
 def _drain(first: deque[T], then: Iterator[T]) -> Iterator[T]:

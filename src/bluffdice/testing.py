@@ -260,7 +260,7 @@ def check_secrecy(rules: Any, players: int, games: int = 20, seed: int = 0) -> S
     roller's look, taken or left out); every message the table encodes for s must be
     byte-identical in A and B until a reveal shows different dice. Raises
     ConformanceError with the seeds on the first leak."""
-    from bluffdice.table import Refused, Table, encode
+    from bluffdice.table import Table, encode
     from bluffdice.table.dice import RandomDice
 
     if isinstance(rules, str):
@@ -273,54 +273,75 @@ def check_secrecy(rules: Any, players: int, games: int = 20, seed: int = 0) -> S
         while (pending := a.pending()) is not None:
             a.submit(pending.seat, pending.state_id, rng.choice(list(pending.view.legal_actions)))
         report.games += 1
-        hidden_texts = {
-            e.text
-            for e in a.log
-            if e.actor >= 0 and e.events and all(isinstance(x, PrivateEvent) for x in e.events)
-        }
-        chance = [e.action for e in a.log if e.actor == CHANCE]
+        where = f"rules {rules}, game seed {game_seed}"
         for observer in range(players):
             report.seats += 1
             expected = [encode(u) for u in a.history(observer)]
-            b = Table(rules, players, dice=_SwappedDice(chance, observer, random.Random(number)))
-            illegal = False
-            moves = [e for e in a.log if e.actor >= 0]
-            for entry in moves:
-                actor = entry.actor
-                if actor != observer and entry.text in hidden_texts:
-                    continue  # leave the hidden move out
-                if actor != observer:
-                    for action in b.state.legal_actions():
-                        if str(action) in hidden_texts and str(action) != entry.text:
-                            b.submit(actor, b.state_id, action)  # take one A did not
-                            break
-                result = b.submit(actor, b.state_id, entry.action)
-                if isinstance(result, Refused):
-                    illegal = True
-                    break
+            b, illegal = _replayed_unseen(a, rules, players, observer, random.Random(number))
             got = [encode(u) for u in b.history(observer)]
-            same = 0
-            for mine, theirs in zip(expected, got, strict=False):
-                if mine != theirs:
-                    if not _is_reveal(a, observer, same):
-                        raise ConformanceError(
-                            f"message {same} to seat {observer} depends on hidden "
-                            f"information (rules {rules}, game seed {game_seed}):\n"
-                            f"  A: {mine[:400]!r}\n  B: {theirs[:400]!r}"
-                        )
-                    report.cut_at_reveal += 1
-                    break
-                same += 1
-            else:
-                if illegal:
-                    report.cut_at_illegal += 1
-                elif len(expected) != len(got):
-                    raise ConformanceError(
-                        f"seat {observer} got {len(got)} messages instead of {len(expected)} "
-                        f"(rules {rules}, game seed {game_seed})"
-                    )
-            report.messages += same
+            report.messages += _compare(a, observer, expected, got, illegal, report, where)
     return report
+
+
+def _replayed_unseen(
+    a: Any, rules: Any, players: int, observer: int, rng: random.Random
+) -> tuple[Any, bool]:
+    """Game B: game A again with what `observer` may not see changed (others' dice
+    swapped, their hidden moves left out or others taken); and whether a move of A
+    became illegal in it."""
+    from bluffdice.table import Refused, Table
+
+    hidden_texts = {
+        e.text
+        for e in a.log
+        if e.actor >= 0 and e.events and all(isinstance(x, PrivateEvent) for x in e.events)
+    }
+    chance = [e.action for e in a.log if e.actor == CHANCE]
+    b = Table(rules, players, dice=_SwappedDice(chance, observer, rng))
+    for entry in [e for e in a.log if e.actor >= 0]:
+        actor = entry.actor
+        if actor != observer and entry.text in hidden_texts:
+            continue  # leave the hidden move out
+        if actor != observer:
+            for action in b.state.legal_actions():
+                if str(action) in hidden_texts and str(action) != entry.text:
+                    b.submit(actor, b.state_id, action)  # take one A did not
+                    break
+        if isinstance(b.submit(actor, b.state_id, entry.action), Refused):
+            return b, True
+    return b, False
+
+
+def _compare(
+    a: Any,
+    observer: int,
+    expected: list[bytes],
+    got: list[bytes],
+    illegal: bool,
+    report: SecrecyReport,
+    where: str,
+) -> int:
+    """How many of the messages to `observer` are the same in A and B, up to the first
+    reveal of different dice; a difference before it is a leak."""
+    same = 0
+    for mine, theirs in zip(expected, got, strict=False):
+        if mine != theirs:
+            if not _is_reveal(a, observer, same):
+                raise ConformanceError(
+                    f"message {same} to seat {observer} depends on hidden "
+                    f"information ({where}):\n"
+                    f"  A: {mine[:400]!r}\n  B: {theirs[:400]!r}"
+                )
+            report.cut_at_reveal += 1
+            return same
+        same += 1
+    if illegal:
+        report.cut_at_illegal += 1
+    elif len(expected) != len(got):
+        raise ConformanceError(
+            f"seat {observer} got {len(got)} messages instead of {len(expected)} ({where})"
+        )
+    return same
 
 
 def _is_reveal(table: Any, recipient: int, index: int) -> bool:
