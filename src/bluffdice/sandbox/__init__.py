@@ -19,8 +19,12 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bluffdice.errors import BluffdiceError
+
+if TYPE_CHECKING:  # the limits load with the protocol
+    from bluffdice.protocol.limits import Limits
 
 ISOLATIONS = ("sandbox", "process")
 """sandbox: bubblewrap (the default); process: a plain child process (--unsandboxed)."""
@@ -146,23 +150,9 @@ def describe(isolation: str = "sandbox") -> list[tuple[str, str]]:
     found = probe()
     if not found.ok:
         return [("isolation", f"unavailable: {found.reason}"), ("to fix", INSTALL_HINT)]
-    identity = (
-        "a user id of its own (the host runs as root), not root, no capabilities, no new privileges"
-        if found.as_root
-        else "your user id mapped to nobody (65534) in a user namespace of its own, "
-        "no capabilities, no new privileges, no nested user namespaces"
-    )
-    memory = f"{limits.memory_mb} MiB"
-    tree = (
-        f"the whole process tree: {memory} of memory, {limits.processes} processes and "
-        f"threads ({found.tree})"
-        if found.tree != "per process"
-        else f"per process: {memory} of address space; {limits.processes} processes and "
-        "threads (no control group can be made here, so memory is bounded per process)"
-    )
     return [
         ("isolation", f"bubblewrap sandbox ({found.version or found.bwrap})"),
-        ("identity", identity),
+        ("identity", _identity(found.as_root)),
         (
             "processes",
             "its own pid namespace: it sees no process outside the sandbox, so it cannot "
@@ -176,7 +166,7 @@ def describe(isolation: str = "sandbox") -> list[tuple[str, str]]:
         ),
         ("scratch space", f"private empty /tmp, HOME and /dev/shm, {TMP_MB} MiB each"),
         ("environment", "PATH, HOME, TMPDIR, LANG and USER only; nothing inherited"),
-        ("bounds", tree),
+        ("bounds", _bounds(found.tree, limits)),
         (
             "time",
             f"{limits.move_time:g} s a move, {limits.cpu_seconds} s of CPU per process, "
@@ -195,3 +185,30 @@ def describe(isolation: str = "sandbox") -> list[tuple[str, str]]:
         ("seeds", "its own seed only, which reveals nothing about anyone's dice"),
         ("host", "non-dumpable: its memory is closed to other processes of your user"),
     ]
+
+
+def _identity(as_root: bool) -> str:
+    if as_root:
+        return (
+            "a user id of its own (the host runs as root), not root, no capabilities, "
+            "no new privileges"
+        )
+    return (
+        "your user id mapped to nobody (65534) in a user namespace of its own, "
+        "no capabilities, no new privileges, no nested user namespaces"
+    )
+
+
+def _bounds(tree: str, limits: Limits) -> str:
+    """The memory and process bounds: of the whole tree in a control group, else per
+    process."""
+    memory = f"{limits.memory_mb} MiB"
+    if tree != "per process":
+        return (
+            f"the whole process tree: {memory} of memory, {limits.processes} processes and "
+            f"threads ({tree})"
+        )
+    return (
+        f"per process: {memory} of address space; {limits.processes} processes and "
+        "threads (no control group can be made here, so memory is bounded per process)"
+    )
