@@ -105,22 +105,11 @@ def make_config(
         if command:
             require(limits.isolation, f"bot {bot!r}")
     names = _names(specs, commands, spec.name, limits)
-    if seats is None:
-        seats = min(len(specs), spec.max_players)
-    if not spec.min_players <= seats <= spec.max_players:
-        raise BluffdiceError(
-            f"{spec.title} is played by {spec.min_players} to {spec.max_players} players, "
-            f"not {seats}"
-        )
-    if seats > len(specs):
-        raise BluffdiceError(
-            f"{seats} seats need at least {seats} bots; got {len(specs)} ({', '.join(names)})"
-        )
     return TournamentConfig(
         rules=rules_string(parsed),
         bots=specs,
         names=names,
-        seats=seats,
+        seats=_seat_count(spec, seats, names),
         games=games,
         seed=seed,
         dice=dice,
@@ -128,6 +117,23 @@ def make_config(
         limits=limits,
         on_error=on_error,
     )
+
+
+def _seat_count(spec: GameSpec, seats: int | None, names: tuple[str, ...]) -> int:
+    """--seats, or every bot in every game as far as the game allows; never more seats
+    than bots (a line-up has no bot twice)."""
+    if seats is None:
+        seats = min(len(names), spec.max_players)
+    if not spec.min_players <= seats <= spec.max_players:
+        raise BluffdiceError(
+            f"{spec.title} is played by {spec.min_players} to {spec.max_players} players, "
+            f"not {seats}"
+        )
+    if seats > len(names):
+        raise BluffdiceError(
+            f"{seats} seats need at least {seats} bots; got {len(names)} ({', '.join(names)})"
+        )
+    return seats
 
 
 def _names(
