@@ -247,18 +247,9 @@ class LiarsDiceSim:
         """Play `games` rounds; `first` fixes the opening seat (else the rules decide)."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         lay, P = self.layout, self.players
-        H, B1, W = len(lay.hands), lay.n_bids + 1, lay.width
-        if first is None and self.rules.start == "first-seat":
-            first = 0
+        W = lay.width
         i32 = np.int32
-        turn = (
-            np.full(games, first, dtype=i32)
-            if first is not None
-            else rng.integers(0, P, size=games, dtype=i32)
-        )
-        hands = self._hands(rng, games * P).reshape(games, P)
-        # The first entry of each seat's row for its hand: seat, hand, then last bid.
-        row0 = ((hands + np.arange(P, dtype=i32) * H) * (B1 * W)).astype(i32)
+        turn, hands, row0 = self._deal(rng, games, first)
         last = np.zeros(games, dtype=i32)  # (last bid + 1) * W
         standing = np.full(games, -1, dtype=i32)  # the last bid
         bidder = np.full(games, -1, dtype=i32)
@@ -270,7 +261,6 @@ class LiarsDiceSim:
         cut, alias, n_bids = self.cut, self.alias, lay.n_bids
         scale = np.float32(W * 2.0**-32)
         steps = 0
-        seats = np.arange(P, dtype=i32)
         cur = row0[np.arange(games), turn]
         while gid.size:
             n = gid.size
@@ -295,7 +285,33 @@ class LiarsDiceSim:
             turn = turn + 1
             turn -= P * (turn == P)
             cur = row0.ravel().take(gid * P + turn)
-        del seats
+        return LiarsDiceBatch(returns=self._returns(payer, calza_right), bids=nbids, steps=steps)
+
+    def _deal(
+        self, rng: np.random.Generator, games: int, first: int | None
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """Who opens each game, the hands dealt (game by seat), and where each seat's
+        table rows for its hand start: seat, hand, then the last bid."""
+        lay, P = self.layout, self.players
+        H, B1, W = len(lay.hands), lay.n_bids + 1, lay.width
+        if first is None and self.rules.start == "first-seat":
+            first = 0
+        i32 = np.int32
+        turn = (
+            np.full(games, first, dtype=i32)
+            if first is not None
+            else rng.integers(0, P, size=games, dtype=i32)
+        )
+        hands = self._hands(rng, games * P).reshape(games, P)
+        row0 = ((hands + np.arange(P, dtype=i32) * H) * (B1 * W)).astype(i32)
+        return turn, hands, row0
+
+    def _returns(
+        self, payer: npt.NDArray[np.int8], calza_right: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.float32]:
+        """Each seat's return: the payer loses 1, shared out among the others; a right
+        calza turns it round (the caller wins 1, the others pay)."""
+        games, P = payer.size, self.players
         share = 1.0 / (P - 1)
         returns = np.full((games, P), share, dtype=np.float32)
         returns.ravel()[np.arange(games) * P + payer] = -1.0
@@ -303,7 +319,7 @@ class LiarsDiceSim:
             r = np.flatnonzero(calza_right)
             returns[r] = -share
             returns[r, payer[r]] = 1.0
-        return LiarsDiceBatch(returns=returns, bids=nbids, steps=steps)
+        return returns
 
     def _settle(
         self,
