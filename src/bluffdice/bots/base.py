@@ -81,6 +81,20 @@ def register_bot(cls: _BotClass) -> _BotClass:
     return cls
 
 
+def next_seat_in(player: int | None, still_in: Sequence[bool]) -> int | None:
+    """The first seat after `player`, clockwise, that is still in the game (None: no
+    other is, or `player` is None: a spectator's view, after which nobody plays). A bot
+    reads `still_in` off its view: the seats with dice, or not out."""
+    if player is None:
+        return None
+    players = len(still_in)
+    for step in range(1, players):
+        seat = (player + step) % players
+        if still_in[seat]:
+            return seat
+    return None
+
+
 def available_bots(game: str = "mia") -> dict[str, type[Bot]]:
     """Every bot that plays `game`, by name: the game's own (its `GameSpec.bots`
     modules), and those of installed packages."""

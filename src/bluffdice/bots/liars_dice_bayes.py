@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 
-from bluffdice.bots.base import register_bot
+from bluffdice.bots.base import next_seat_in, register_bot
 from bluffdice.bots.liars_dice import LiarsDiceBot, _faces, _wild
 from bluffdice.games.liars_dice.actions import Bid, Calza, Challenge, LiarsDiceAction
 from bluffdice.games.liars_dice.bids import BidCall
@@ -211,7 +211,7 @@ class LiarsDiceBayesBot(LiarsDiceBot):
     def raise_cost(self, view: LiarsDiceView, bid: Bid) -> float:
         """Chance the next player calls `bid` and it fails, minus half the chance they
         call it and it holds; summed over what they may hold."""
-        nxt = self._next_alive(view)
+        nxt = next_seat_in(view.player, [n > 0 for n in view.dice])
         if nxt is None:
             return 1.0
         n = view.dice[nxt]
@@ -228,17 +228,6 @@ class LiarsDiceBayesBot(LiarsDiceBot):
             held = self.p_holds(view, bid, fixed=(nxt, k))
             cost += w * call * ((1 - held) - OTHERS_LOSS * held)
         return cost
-
-    @staticmethod
-    def _next_alive(view: LiarsDiceView) -> int | None:
-        me = view.player
-        if me is None:  # a spectator's view: nobody plays after it
-            return None
-        for step in range(1, view.players):
-            seat = (me + step) % view.players
-            if view.dice[seat] > 0:
-                return int(seat)
-        return None
 
     # --- learning from lifted cups --------------------------------------------------
 

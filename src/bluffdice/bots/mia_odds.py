@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bluffdice.bots.base import register_bot
+from bluffdice.bots.base import next_seat_in, register_bot
 from bluffdice.bots.mia_tools import MiaBot, announcements, my_calls_this_round, passes, rules_of
 from bluffdice.games.base import Event
 from bluffdice.games.mia import (
@@ -233,12 +233,10 @@ class _OddsPlayer(MiaBot):
 
 
 def _next_alive(view: MiaView) -> int:
+    """The seat that answers a pass (the player itself when no other is in)."""
     assert view.player is not None
-    for step in range(1, view.players):
-        seat = (view.player + step) % view.players
-        if not view.out[seat]:
-            return seat
-    return view.player
+    seat = next_seat_in(view.player, [not out for out in view.out])
+    return view.player if seat is None else seat
 
 
 @register_bot

@@ -180,18 +180,9 @@ class MiaSim:
         dice `d` under the cup and the value `a` standing."""
         mia = self.layout.mia
         by_loser = self.rules.mia_starter == "loser"
-        rank = self.rank
-        # challenges: after Mia, a real one costs the looker, else the announcer
-        at_mia = a == mia
-        truthful = rank.take(d) >= rank.take(a)
-        d_mia = d == mia
-        lose_me = at_mia & d_mia | ~at_mia & truthful
-        loser = _pick(lose_me, me, who)
         after_me = next_of(e, me)
-        mia_start = loser if by_loser else next_of(e, loser)
-        start = _pick(at_mia, mia_start, _pick(truthful, after_me, me))
-        mia_loss = at_mia | (truthful & d_mia)
-        found = at_mia & d_mia
+        loser, mia_loss, found, start = self._challenged(e, me, who, d, a, after_me, next_of)
+        d_mia = d == mia
         if (act == CHALLENGE).all():
             return loser, mia_loss, found, start
         # an instant Mia shown: true, everyone else pays (heads-up: the other seat);
@@ -222,6 +213,25 @@ class MiaSim:
             start = _pick(cheers, me, start)
             mia_loss &= ~cheers
             found &= ~cheers
+        return loser, mia_loss, found, start
+
+    def _challenged(
+        self, e: Any, me: Any, who: Any, d: Any, a: Any, after_me: Any, next_of: Any
+    ) -> tuple[Any, Any, Any, Any]:
+        """`_round_ends` as if every round in `e` ended with a challenge by `me`: after
+        Mia, a real one costs the looker, else the announcer; before it, a true claim
+        costs the challenger."""
+        mia = self.layout.mia
+        rank = self.rank
+        at_mia = a == mia
+        truthful = rank.take(d) >= rank.take(a)
+        d_mia = d == mia
+        lose_me = at_mia & d_mia | ~at_mia & truthful
+        loser = _pick(lose_me, me, who)
+        mia_start = loser if self.rules.mia_starter == "loser" else next_of(e, loser)
+        start = _pick(at_mia, mia_start, _pick(truthful, after_me, me))
+        mia_loss = at_mia | (truthful & d_mia)
+        found = at_mia & d_mia
         return loser, mia_loss, found, start
 
     def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
