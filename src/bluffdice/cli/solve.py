@@ -137,15 +137,31 @@ def solve(
     result = _solve_result(prob, algorithm, history, wall, target)
     if out_file is not None:
         _save_policy(stored, out_file, target, result)
-    if plot_path is not None:
+
+    def draw() -> Any:
         from bluffdice.solve.plot import convergence_figure
 
-        write_plot(convergence_figure(history, prob.title, target, algorithm), plot_path)
+        return convergence_figure(history, prob.title, target, algorithm)
+
+    _show(result, plot_path, draw, as_json, _print_result)
+
+
+def _show(
+    result: dict[str, Any],
+    plot_path: Path | None,
+    draw: Callable[[], Any],
+    as_json: bool,
+    print_table: Callable[[dict[str, Any]], None],
+) -> None:
+    """The plot (drawn only when asked for: matplotlib loads slowly), then the result as
+    JSON or as tables."""
+    if plot_path is not None:
+        write_plot(draw(), plot_path)
         result["plot"] = str(plot_path)
     if as_json:
         out.print_json(json.dumps(result))
         return
-    _print_result(result)
+    print_table(result)
 
 
 def _solve_target(
@@ -337,15 +353,13 @@ def _solve_match(
     solution = _run_match(spec, rules_string(rules), aim, as_json)
     result = solution.to_json()
     result["target_exploitability"] = aim
-    if plot_path is not None:
+
+    def draw() -> Any:
         from bluffdice.solve.plot import match_figure
 
-        write_plot(match_figure(result), plot_path)
-        result["plot"] = str(plot_path)
-    if as_json:
-        out.print_json(json.dumps(result))
-        return
-    _print_match(result)
+        return match_figure(result)
+
+    _show(result, plot_path, draw, as_json, _print_match)
 
 
 def _check_match_flags(
