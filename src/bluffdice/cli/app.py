@@ -207,6 +207,15 @@ def complete_game(incomplete: str) -> list[str]:
     return complete_rules(incomplete)
 
 
+GameArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
+    ),
+]
+"""The GAME word that play, simulate and tournament take first."""
+
+
 def complete_bots(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a comma-separated bot list (--bots, --opponents): the bot
     names of the command's game (its GAME or --rules, else every game) after the last

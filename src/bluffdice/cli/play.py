@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import (
-    GAME_HELP,
+    GameArgument,
     app,
     complete_bots,
-    complete_game,
     complete_rules,
     err,
     escape,
@@ -50,12 +49,7 @@ MAX_PAUSE = 60.0
 
 @app.command(help=PLAY_HELP, short_help="Play Mia or Liar's Dice against bots, or watch them.")
 def play(
-    game: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
-        ),
-    ] = None,
+    game: GameArgument = None,
     rules: Annotated[
         str | None,
         typer.Option(

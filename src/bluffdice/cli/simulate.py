@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import (
-    GAME_HELP,
+    GameArgument,
     app,
     complete_bots,
-    complete_game,
     complete_rules,
     err,
     fail,
@@ -58,12 +57,7 @@ DEFAULT_BOTS = {"mia": "honest,liar,lucky,chain,random", "liars-dice": "odds,ran
 
 @app.command(help=SIMULATE_HELP, short_help="Heads-up matches between bots, vectorised.")
 def simulate(
-    game: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
-        ),
-    ] = None,
+    game: GameArgument = None,
     rules: Annotated[
         str | None,
         typer.Option(

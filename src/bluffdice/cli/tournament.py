@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bluffdice.cli.app import (
-    GAME_HELP,
+    GameArgument,
     app,
     complete_bots,
-    complete_game,
     complete_rules,
     err,
     fail,
@@ -62,12 +61,7 @@ TOURNAMENT_HELP = (
 
 @app.command(help=TOURNAMENT_HELP, short_help="Play bots against each other and rank them.")
 def tournament(
-    game: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="GAME", help=GAME_HELP, show_default=False, autocompletion=complete_game
-        ),
-    ] = None,
+    game: GameArgument = None,
     rules: Annotated[
         str | None,
         typer.Option(
