@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bluffdice.bots import Bot, available_bots, load_bot
+from bluffdice.bots.base import next_seat_in
 from bluffdice.games.base import BluffdiceError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "cautious_bot.py"
@@ -63,3 +64,12 @@ def test_bad_files_and_classes_are_refused_with_a_reason(tmp_path: Path) -> None
         load_bot(str(two), "mia")
     with pytest.raises(BluffdiceError, match="cannot import"):
         load_bot("no_such_module_anywhere:Bot", "mia")
+
+
+def test_the_seat_that_answers_is_the_next_one_still_in_clockwise() -> None:
+    """Seats out are skipped and the count wraps round; with nobody else in, or for a
+    spectator (no seat of its own), there is none."""
+    assert next_seat_in(1, [True, True, False, True]) == 3
+    assert next_seat_in(2, [True, False, True, False]) == 0
+    assert next_seat_in(0, [True, False, False]) is None
+    assert next_seat_in(None, [True, True]) is None
