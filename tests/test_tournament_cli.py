@@ -138,3 +138,31 @@ def test_a_bot_that_breaks_the_rules_is_named_without_a_traceback(tmp_path: Path
     data = json.loads(out)
     assert data["bots"]["crash_bot"]["faults"] == 2 and data["bots"]["crash_bot"]["wins"] == 0
     assert [f["game"] for f in data["faults"]] == [0, 1]
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None, reason="the sandbox needs bubblewrap"
+)
+def test_a_checkout_run_through_pythonpath_hosts_python_bot_files_in_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    """A copy of the sources run with PYTHONPATH (as from a git checkout that is not the
+    installed one): the sandboxed bot's host imports that copy, the one bound inside."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import bluffdice
+
+    copy = tmp_path / "src"
+    shutil.copytree(Path(bluffdice.__file__).parent, copy / "bluffdice")
+    bot = Path(__file__).parent.parent / "docs" / "examples" / "cautious_bot.py"
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    command = [sys.executable, "-m", "bluffdice", "tournament", "--bots", f"odds,{bot}"]
+    command += ["--games", "2", "--seed", "1", "--no-store", "--json"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert results["faults"] == [], results["faults"]
+    assert sum(b["games"] for b in results["bots"].values()) == 4

@@ -183,6 +183,9 @@ def argv(
         ("LANG", "C.UTF-8"),
         ("USER", "bot"),
         ("PYTHONDONTWRITEBYTECODE", "1"),
+        # The bluffdice a Python bot's host imports: this process's own (a checkout run
+        # with PYTHONPATH, or an editable install whose source is bound here read-only).
+        ("PYTHONPATH", str(Path(bluffdice.__file__).resolve().parent.parent)),
     ):
         args += ["--setenv", name, value]
     bounds = [uid, processes, memory_mb, cpu_seconds, file_mb, open_files]
