@@ -39,7 +39,7 @@ from bluffdice.games.mia.actions import Announced, Challenged, Looked, Penalty, 
 from bluffdice.games.mia.rules import PRESETS
 from bluffdice.games.record import Record
 from bluffdice.games.registry import rules_string
-from bluffdice.protocol import maexchen as proto
+from bluffdice.maexchen import wire as proto
 from bluffdice.table import Accepted, DiceSource, Table, seeded, system
 from bluffdice.table.fair import SCHEME, FairDice, FairRecord
 
