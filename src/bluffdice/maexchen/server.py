@@ -1029,8 +1029,10 @@ class MaexchenServer(asyncio.DatagramProtocol):
             action: Any = Announce(answer.value)
         else:
             action = _CHALLENGE if answer.command == "SEE" else _ROLL
-        move = Move(question.state_id, action)
-        self._guarded(lambda: host.offer(question.seat, move))
+        try:
+            host.offer(question.seat, Move(question.state_id, action))
+        except Exception as exc:  # noqa: BLE001 - re-raised by the round's coroutine
+            self._end_round(exc)
 
     def _lines(self, entry: Entry) -> None:
         """Host listener: a step of the round as the public protocol lines it makes, from
@@ -1086,13 +1088,14 @@ class MaexchenServer(asyncio.DatagramProtocol):
 def _line(event: Any, names: tuple[str, ...]) -> str | None:
     """A public engine event as the protocol line everybody receives, if it has one.
     Penalties are gathered into one PLAYER LOST line at the end of the round."""
-    if isinstance(event, Rolled):
+    kind = type(event)
+    if kind is Rolled:
         return f"PLAYER ROLLS;{names[event.player]}"
-    if isinstance(event, Announced):
+    if kind is Announced:
         return f"ANNOUNCED;{names[event.player]};{_DICE[event.value]}"
-    if isinstance(event, Challenged):
+    if kind is Challenged:
         return f"PLAYER WANTS TO SEE;{names[event.player]}"
-    if isinstance(event, Revealed):
+    if kind is Revealed:
         return f"ACTUAL DICE;{_DICE[event.value]}"
     return None
 
