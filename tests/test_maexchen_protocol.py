@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bluffdice.maexchen import wire as proto
-from bluffdice.maexchen.server import MaexchenServer, RateLimiter
+from bluffdice.maexchen.server import MaexchenServer
+from bluffdice.ratelimit import RateLimiter
 from tests.maexchen_support import client, loops, registered, serve, start_round
 
 Address = tuple[str, int]

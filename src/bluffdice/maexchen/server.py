@@ -31,7 +31,6 @@ import random
 import secrets
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +41,7 @@ from bluffdice.games.mia.rules import PRESETS
 from bluffdice.games.record import Record
 from bluffdice.games.registry import rules_string
 from bluffdice.maexchen import wire as proto
+from bluffdice.ratelimit import RateLimiter
 from bluffdice.table import DiceSource, Table, seeded, system
 from bluffdice.table.entry import Entry
 from bluffdice.table.fair import SCHEME, FairDice, FairRecord
@@ -176,29 +176,6 @@ class Stopped(Exception):
     """The server was stopped while it waited for an answer."""
 
 
-class RateLimiter:
-    """A token bucket per address, for a bounded number of addresses."""
-
-    def __init__(self, rate: float, burst: float, size: int) -> None:
-        self.rate, self.burst, self.size = rate, burst, size
-        self._buckets: OrderedDict[Address, list[float]] = OrderedDict()
-
-    def allow(self, address: Address, now: float) -> bool:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= self.size:
-                self._buckets.popitem(last=False)
-            bucket = self._buckets[address] = [self.burst, now]
-        else:
-            self._buckets.move_to_end(address)
-            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
-            bucket[1] = now
-        if bucket[0] < 1.0:
-            return False
-        bucket[0] -= 1.0
-        return True
-
-
 @dataclass(slots=True)
 class _Question:
     """The one answer the server waits for in play: from this player, with this token,
@@ -314,7 +291,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._by_address: dict[Address, Client] = {}
         self._secrets: dict[str, bytes] = {}
         self._salt = secrets.token_bytes(16)
-        self._limiter = RateLimiter(
+        self._limiter: RateLimiter[Address] = RateLimiter(
             self.options.rate, self.options.burst, self.options.max_addresses
         )
         self._question: _Question | None = None
@@ -1149,7 +1126,6 @@ __all__ = [
     "MaexchenServer",
     "Options",
     "PlayedRound",
-    "RateLimiter",
     "Stats",
     "dice_source",
     "fair_rounds",
