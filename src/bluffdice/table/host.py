@@ -181,7 +181,8 @@ class Host:
 
     def _learn(self, index: int, seat: Seat | None) -> None:
         self._hears[index] = "nothing" if seat is None else seat.hears
-        self._hearing = [i for i, hears in enumerate(self._hears) if hears != "nothing"]
+        if (self._hears[index] != "nothing") != (index in self._hearing):
+            self._hearing = [i for i, hears in enumerate(self._hears) if hears != "nothing"]
         self._policy[index] = Policy.DEFAULT if seat is None else seat.policy
         self._sync[index] = callable(getattr(seat, "move", None))
         if seat is not None and not self._sync[index] and not callable(getattr(seat, "ask", None)):
