@@ -35,9 +35,9 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from bluffdice.protocol.maexchen_contest import Contest
-from bluffdice.protocol.maexchen_load import check_rounds, check_transcript, fuzz, spectator, swarm
-from bluffdice.protocol.maexchen_server import (
+from bluffdice.maexchen.contest import Contest
+from bluffdice.maexchen.load import check_rounds, check_transcript, fuzz, spectator, swarm
+from bluffdice.maexchen.server import (
     MaexchenServer,
     Options,
     PlayedRound,

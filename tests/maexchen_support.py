@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bluffdice.games.mia.actions import Dice, FirstPlayer
-from bluffdice.protocol.maexchen_server import MaexchenServer, Options, loop_factory
+from bluffdice.maexchen.server import MaexchenServer, Options, loop_factory
 
 LOOPBACK = "127.0.0.1"
 

@@ -211,6 +211,34 @@ def test_a_seat_handed_to_a_bot_mid_game_sits_down_and_plays() -> None:
     asyncio.run(main())
 
 
+def test_a_seat_that_hears_nothing_handed_to_one_that_listens_is_told_from_then_on() -> None:
+    """Seats that hear nothing are skipped at each step; the hand-over makes the new
+    seat one that is told, and it misses nothing of its projection."""
+
+    class Deaf(Silent):
+        hears: Hearing = "nothing"
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        away = Deaf()
+        table = Table("mia(lives=2)", 2, dice=seeded(7))
+        host = Host(table, [away, BotSeat(odds(1))], timers=loop.call_later)
+        host.ended.append(lambda h: done.done() or done.set_result(h))
+        host.start()
+        while not away.asked:  # the bot's moves, one per turn of the loop, then away's turn
+            await asyncio.sleep(0)
+        assert not away.told
+        newcomer = Recorder(odds(2))
+        host.replace(0, newcomer)
+        await asyncio.wait_for(done, 30)
+        assert newcomer.welcome is not None and newcomer.told
+        assert [*newcomer.welcome.history, *newcomer.told] == table.history(0)
+        assert not away.told
+
+    asyncio.run(main())
+
+
 def test_a_seat_fault_reported_from_outside_follows_the_policy() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bluffdice.protocol import maexchen as proto
-from bluffdice.protocol.maexchen_server import MaexchenServer
+from bluffdice.maexchen import wire as proto
+from bluffdice.maexchen.server import MaexchenServer
 from tests.maexchen_support import registered, serve
 
 Address = tuple[str, int]

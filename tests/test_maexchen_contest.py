@@ -16,15 +16,15 @@ from typer.testing import CliRunner
 
 from bluffdice.cli import app
 from bluffdice.games.mia import Announce, Challenge, Roll
-from bluffdice.protocol.maexchen_house import LineView, answer_line, house_names, start_house_bots
-from bluffdice.protocol.maexchen_load import (
+from bluffdice.maexchen.house import LineView, answer_line, house_names, start_house_bots
+from bluffdice.maexchen.load import (
     check_rounds,
     check_transcript,
     fuzz,
     spectator,
     swarm,
 )
-from bluffdice.protocol.maexchen_server import MaexchenServer, Options, PlayedRound, dice_source
+from bluffdice.maexchen.server import MaexchenServer, Options, PlayedRound, dice_source
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "maexchen_bot.py"

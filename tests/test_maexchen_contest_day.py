@@ -8,8 +8,8 @@ import socket
 import time
 from typing import Any
 
-from bluffdice.protocol.maexchen_load import swarm
-from bluffdice.protocol.maexchen_server import MaexchenServer, Options, dice_source
+from bluffdice.maexchen.load import swarm
+from bluffdice.maexchen.server import MaexchenServer, Options, dice_source
 from tests.test_maexchen_contest import example_strategy
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bluffdice.cli import app
-from bluffdice.protocol.maexchen_server import fair_rounds
+from bluffdice.maexchen.server import fair_rounds
 from bluffdice.store import Store
 from bluffdice.store.maexchen import ContestStore, FairRoundRow
 from bluffdice.table.fair import commitment_of, load_fair_record, verify

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from bluffdice.protocol import maexchen as proto
-from bluffdice.protocol.maexchen_server import MaexchenServer, RateLimiter
+from bluffdice.maexchen import wire as proto
+from bluffdice.maexchen.server import MaexchenServer
+from bluffdice.ratelimit import RateLimiter
 from tests.maexchen_support import client, loops, registered, serve, start_round
 
 Address = tuple[str, int]
@@ -187,7 +188,7 @@ def test_players_who_cannot_answer_while_the_server_waits_on_its_socket() -> Non
     answer while the server reads its socket for them (`spin`): after one spell runs out
     they are not waited for that way again for a while, so they cost one spell, not one
     a question."""
-    from bluffdice.protocol.maexchen_server import _SPIN_RETRY
+    from bluffdice.maexchen.server import _SPIN_RETRY
 
     async def test(server: MaexchenServer, address: Address) -> None:
         alice = await registered(address, "alice")
@@ -498,7 +499,7 @@ def test_early_start_and_the_full_window() -> None:
 
 
 def test_each_round_may_roll_fair_dice_that_verify_afterwards() -> None:
-    from bluffdice.protocol.maexchen_server import Options
+    from bluffdice.maexchen.server import Options
     from bluffdice.table.fair import FairDice, verify
     from tests.maexchen_support import NoShuffle
 

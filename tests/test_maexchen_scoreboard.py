@@ -14,9 +14,9 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from bluffdice.cli import app as cli  # noqa: E402
-from bluffdice.protocol import maexchen as proto  # noqa: E402
-from bluffdice.protocol.maexchen_contest import Contest  # noqa: E402
-from bluffdice.protocol.maexchen_server import Options  # noqa: E402
+from bluffdice.maexchen import wire as proto  # noqa: E402
+from bluffdice.maexchen.contest import Contest  # noqa: E402
+from bluffdice.maexchen.server import Options  # noqa: E402
 from bluffdice.server import Hall, create_app  # noqa: E402
 from bluffdice.server.scoreboard import Scoreboard  # noqa: E402
 from bluffdice.store import Store  # noqa: E402

@@ -273,7 +273,7 @@ def test_russian_names_mia_one_way() -> None:
 
 
 def test_the_scoreboard_names_every_reason_a_round_is_lost_for() -> None:
-    from bluffdice.protocol.maexchen import REASONS
+    from bluffdice.maexchen.wire import REASONS
 
     for reason in REASONS:
         assert_translated(f"board.reason.{reason}")

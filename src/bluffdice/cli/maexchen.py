@@ -157,7 +157,7 @@ def maexchen(
     previous = signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
     import asyncio
 
-    from bluffdice.protocol.maexchen_server import Options, loop_factory
+    from bluffdice.maexchen.server import Options, loop_factory
 
     parsed = rules_option(rules, "mia")
     wrong = [k for k, v in REQUIRED.items() if getattr(parsed, k) != v]
@@ -260,7 +260,7 @@ async def _serve(
 
     from rich.live import Live
 
-    from bluffdice.protocol.maexchen_contest import Contest
+    from bluffdice.maexchen.contest import Contest
 
     contest = Contest(options, rules, seed, specs, database, fair=fair)
     try:
@@ -368,7 +368,7 @@ def standings(
     import msgspec
 
     from bluffdice.errors import BluffdiceError
-    from bluffdice.protocol.maexchen_standings import ContestStandings
+    from bluffdice.maexchen.standings import ContestStandings
     from bluffdice.store.maexchen import ContestStore
 
     plot = plot_target(plot)

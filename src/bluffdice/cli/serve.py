@@ -179,8 +179,8 @@ def _contest_board(
 ) -> Scoreboard:
     """With --maexchen: the contest (checked before anything starts) and its board."""
     from bluffdice.cli.maexchen import house_bot_specs
-    from bluffdice.protocol.maexchen_contest import Contest
-    from bluffdice.protocol.maexchen_server import Options
+    from bluffdice.maexchen.contest import Contest
+    from bluffdice.maexchen.server import Options
     from bluffdice.server.scoreboard import Scoreboard
 
     if dice not in ("system", "fair"):

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from bluffdice.protocol.maexchen_contest import Contest
+from bluffdice.maexchen.contest import Contest
 from bluffdice.server.pages import page_response
 
 WAIT = 20.0

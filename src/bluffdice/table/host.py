@@ -167,6 +167,8 @@ class Host:
         self.failed: set[int] = set()
         self.stopped: HostStopped | None = None
         self._hears: list[Hearing] = ["nothing"] * table.players
+        self._hearing: list[int] = []
+        """The seats told each step (`hears` is not "nothing"), in seat order."""
         self._policy: list[Policy] = [Policy.STOP] * table.players
         self._sync: list[bool] = [False] * table.players
         self._asked: Pending | None = None
@@ -179,6 +181,8 @@ class Host:
 
     def _learn(self, index: int, seat: Seat | None) -> None:
         self._hears[index] = "nothing" if seat is None else seat.hears
+        if (self._hears[index] != "nothing") != (index in self._hearing):
+            self._hearing = [i for i, hears in enumerate(self._hears) if hears != "nothing"]
         self._policy[index] = Policy.DEFAULT if seat is None else seat.policy
         self._sync[index] = callable(getattr(seat, "move", None))
         if seat is not None and not self._sync[index] and not callable(getattr(seat, "ask", None)):
@@ -270,14 +274,18 @@ class Host:
             if prompt is None:
                 prompt = table.prompt()
             assert prompt is not None
-            self._guard(pending.seat, functools.partial(seat.ask, prompt))
+            try:
+                seat.ask(prompt)
+            except SeatFault as fault:
+                self._fault(pending.seat, fault.kind, str(fault))
             return
         self._end()
 
     def _wait(self, pending: Pending, pause: float | None, then: Callable[[], None] | None) -> None:
         """Remember whom we wait for; start the clock's timer and the pacing timer."""
         self._asked = pending
-        self._cancel()
+        if self._timers:
+            self._cancel()
         timers = self.timers
         if timers is None:
             return
@@ -318,7 +326,8 @@ class Host:
         refusal = self._take(seat, move)
         if len(self.table.log) != before:
             self._asked = None
-            self._cancel()
+            if self._timers:
+                self._cancel()
             self._advance()
         return refusal
 
@@ -429,10 +438,11 @@ class Host:
         for listener in self.listeners:
             listener(entry)
         table = self.table
-        for index, seat in enumerate(self.seats):
-            hears = self._hears[index]
-            if hears == "nothing" or seat is None or index in self.failed:
+        for index in self._hearing:
+            seat = self.seats[index]
+            if seat is None or index in self.failed:
                 continue
+            hears = self._hears[index]
             update = table.update_for(entry, index, views=hears == "updates")
             if update is not None:
                 self._guard(index, functools.partial(seat.tell, update))

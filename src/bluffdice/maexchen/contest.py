@@ -22,8 +22,8 @@ import msgspec
 
 from bluffdice.games.mia import MiaRules
 from bluffdice.games.registry import rules_string
-from bluffdice.protocol.maexchen_house import HouseBot, start_house_bots
-from bluffdice.protocol.maexchen_server import (
+from bluffdice.maexchen.house import HouseBot, start_house_bots
+from bluffdice.maexchen.server import (
     Address,
     MaexchenServer,
     Options,
@@ -31,7 +31,7 @@ from bluffdice.protocol.maexchen_server import (
     dice_source,
     fair_rounds,
 )
-from bluffdice.protocol.maexchen_standings import ContestStandings
+from bluffdice.maexchen.standings import ContestStandings
 
 RECENT = 12
 """How many of the last rounds a contest keeps for its scoreboards."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bluffdice.games.mia.actions import Penalty
-from bluffdice.protocol import maexchen as proto
+from bluffdice.maexchen import wire as proto
 
 Reply = Callable[[str], "str | None"]
 """A bot's strategy: one server line in, the answer (or None) out."""

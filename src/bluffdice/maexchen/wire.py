@@ -1,7 +1,7 @@
 """The Mäxchen UDP text protocol: reading and writing its lines.
 
 Only the text lives here: what a datagram says, whether a name is valid, how dice and
-scores are written. The server (`maexchen_server`) decides what the lines mean. Parsing
+scores are written. The server (`maexchen.server`) decides what the lines mean. Parsing
 never raises: anything that is not a well-formed command comes back as None, because
 the protocol ignores malformed messages and lets the timeout decide.
 """

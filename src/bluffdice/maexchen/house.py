@@ -26,7 +26,7 @@ from bluffdice.games.mia.actions import (
     RoundStarted,
 )
 from bluffdice.games.mia.rules import PRESETS
-from bluffdice.protocol import maexchen as proto
+from bluffdice.maexchen import wire as proto
 
 _ENGINE_REASON = {
     proto.CAUGHT_BLUFFING: "caught_bluffing",

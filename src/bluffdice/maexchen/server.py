@@ -10,12 +10,15 @@ the round's coroutine only waits for the joins and for the round's end, so a rou
 costs two task wake-ups instead of one per question (most of a round's CPU on a small
 machine is per-datagram work; see docs/maexchen.md, Figures).
 
-Each round is one `Table` on the `maexchen` preset with `rounds=1`: the engine rolls (the
-table's dice source), checks announcements, resolves challenges and Mia, and scores. The
-protocol differs from the engine in four places, where the server rules instead and
-ends the round itself (recorded as the round's `ruling`): SEE before any announcement,
-an announcement that does not beat the last (the engine would refuse it), and the two
-timeouts (the engine would make a default move). See docs/maexchen.md.
+Each round is one `Table` on the `maexchen` preset with `rounds=1`, played by a `Host`
+whose seats are the clients (`_ClientSeat`): the engine rolls (the table's dice source),
+checks announcements, resolves challenges and Mia, and scores. Every line a client gets
+is made from the table's projection: the public lines from a spectator's updates (a host
+listener), the roller's dice from its prompt. A client's fault stops the round (policy
+STOP) and the server rules on it (recorded as the round's `ruling`): a SEE before any
+announcement and an announcement that does not beat the last, both of which the table
+refuses, and the two timeouts, kept by the server's own question timer (the table runs
+without a clock, which would make a default move). See docs/maexchen.md.
 """
 
 from __future__ import annotations
@@ -28,20 +31,22 @@ import random
 import secrets
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bluffdice.games.base import visible_to
-from bluffdice.games.mia import Announce, Challenge, MiaRules, Roll
-from bluffdice.games.mia.actions import Announced, Challenged, Looked, Penalty, Revealed, Rolled
+from bluffdice.games.mia import Announce, Challenge, MiaRules, MiaView, Roll
+from bluffdice.games.mia.actions import Announced, Challenged, Penalty, Revealed, Rolled
 from bluffdice.games.mia.rules import PRESETS
 from bluffdice.games.record import Record
 from bluffdice.games.registry import rules_string
-from bluffdice.protocol import maexchen as proto
-from bluffdice.table import Accepted, DiceSource, Table, seeded, system
+from bluffdice.maexchen import wire as proto
+from bluffdice.ratelimit import RateLimiter
+from bluffdice.table import DiceSource, Table, seeded, system
+from bluffdice.table.entry import Entry
 from bluffdice.table.fair import SCHEME, FairDice, FairRecord
+from bluffdice.table.host import Hearing, Host, HostStopped, Policy, SeatFault
+from bluffdice.table.wire import Move, Prompt, Refused, Update, Welcome
 
 Address = tuple[str, int]
 
@@ -171,29 +176,6 @@ class Stopped(Exception):
     """The server was stopped while it waited for an answer."""
 
 
-class RateLimiter:
-    """A token bucket per address, for a bounded number of addresses."""
-
-    def __init__(self, rate: float, burst: float, size: int) -> None:
-        self.rate, self.burst, self.size = rate, burst, size
-        self._buckets: OrderedDict[Address, list[float]] = OrderedDict()
-
-    def allow(self, address: Address, now: float) -> bool:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= self.size:
-                self._buckets.popitem(last=False)
-            bucket = self._buckets[address] = [self.burst, now]
-        else:
-            self._buckets.move_to_end(address)
-            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
-            bucket[1] = now
-        if bucket[0] < 1.0:
-            return False
-        bucket[0] -= 1.0
-        return True
-
-
 @dataclass(slots=True)
 class _Question:
     """The one answer the server waits for in play: from this player, with this token,
@@ -203,6 +185,9 @@ class _Question:
     token: str
     commands: frozenset[str]
     deadline: float
+    seat: int
+    state_id: int
+    """The state the prompt asked about: the move answers it."""
 
 
 Ruling = dict[str, Any]
@@ -237,6 +222,43 @@ def round_rules(rules: MiaRules | None = None) -> MiaRules:
     return dataclasses.replace(rules or PRESETS["maexchen"], rounds=1)
 
 
+_ROLL = Roll()
+_CHALLENGE = Challenge()
+
+
+class _ClientSeat:
+    """A UDP client at the round's table, as the host drives it: asked through the
+    server's one question (`MaexchenServer._ask`), its answer offered to the host from
+    `datagram_received` (no task switch per move). Any fault stops the round: the
+    protocol rules on it (`MaexchenServer._ruling`)."""
+
+    hears: Hearing = "nothing"
+    """Every line a client receives is public but the dice it rolled, which its prompt
+    shows: the server's host listener sends the public lines to everybody at once."""
+    policy: Policy = Policy.STOP
+
+    __slots__ = ("index", "name", "server", "view")
+
+    def __init__(self, server: MaexchenServer, index: int, name: str) -> None:
+        self.server = server
+        self.index = index
+        self.name = name
+        self.view: MiaView | None = None
+        """The view of the last prompt: what the player was asked about."""
+
+    def sit(self, welcome: Welcome) -> None:
+        return None
+
+    def tell(self, update: Update) -> None:
+        return None
+
+    def refused(self, refusal: Refused) -> None:
+        return None
+
+    def ask(self, prompt: Prompt) -> None:
+        self.server._ask(self, prompt)
+
+
 class MaexchenServer(asyncio.DatagramProtocol):
     """Hosts the contest; `start()` binds, `run()` plays rounds until `stop()`."""
 
@@ -269,7 +291,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self._by_address: dict[Address, Client] = {}
         self._secrets: dict[str, bytes] = {}
         self._salt = secrets.token_bytes(16)
-        self._limiter = RateLimiter(
+        self._limiter: RateLimiter[Address] = RateLimiter(
             self.options.rate, self.options.burst, self.options.max_addresses
         )
         self._question: _Question | None = None
@@ -277,7 +299,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
         """One timer serves every question: it is re-armed when it fires early, instead
         of one timer per question that is cancelled when the answer comes."""
         self._table: Table | None = None
-        """The round in play, driven by the answers as they arrive (`_step`)."""
+        self._host: Host | None = None
+        """The round in play, driven by the answers as they arrive (`_play_answer`)."""
+        self._seats: list[_ClientSeat] = []
+        self._penalties: list[Penalty] = []
+        """The round's penalties so far, as the spectators' projection showed them."""
         self._round_done: asyncio.Future[Ruling | None] | None = None
         self._invites: dict[str, str] = {}
         self._invitations = 0
@@ -436,7 +462,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         # question goes out before the loop reads the next datagram, with no task to
         # wake in between.
         self._question = None
-        self._step(question, message)
+        self._play_answer(question, message)
         self._flush()
 
     def _register(self, message: proto.Register, address: Address) -> None:
@@ -691,17 +717,28 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self._tokens = [pool[i : i + 8].hex() for i in range(0, len(pool), 8)]
         return self._tokens.pop()
 
-    def _ask(self, name: str, line: str, commands: frozenset[str]) -> bool:
-        """Send `line;token` to a player and await the answer with that token (`_answer`
-        plays it, `_on_timer` rules when none came); False if the player is gone."""
+    def _ask(self, seat: _ClientSeat, prompt: Prompt) -> None:
+        """Send the prompt as `YOUR TURN;token` or, to a player who just rolled,
+        `ROLLED;dice;token`, and await the answer with that token (`_answer` plays it,
+        `_on_timer` rules when none came). SeatFault if the player is gone."""
         if self._stopping:
             raise Stopped()
+        view: MiaView = prompt.view
+        seat.view = view
+        name = seat.name
         client = self.clients.get(name)
         if client is None:
-            return False  # it unregistered during the round: it cannot answer
+            raise SeatFault("left", f"{name} unregistered during the round")
+        if view.phase == "hold":
+            assert view.my_dice is not None, "a roll is followed by the roller's dice"
+            line, commands = f"ROLLED;{_DICE[view.my_dice]}", _ANNOUNCE
+        else:
+            line, commands = "YOUR TURN", _TURN
         token = self._token()
         timeout = self.options.timeout
-        self._question = _Question(name, token, commands, time.monotonic() + timeout)
+        self._question = _Question(
+            name, token, commands, time.monotonic() + timeout, seat.index, prompt.state_id
+        )
         if self._unspun:
             self._asked(name)
         self._urgent = client.address
@@ -710,7 +747,6 @@ class MaexchenServer(asyncio.DatagramProtocol):
             loop = self._loop
             assert loop is not None, "start() the server first"
             self._timer = loop.call_later(timeout, self._on_timer)
-        return True
 
     def _on_timer(self) -> None:
         """The question timer: rules against the player asked if its time is up, else
@@ -727,8 +763,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
             return
         self._question = None
         self.stats.timeouts += 1
-        reason = proto.DID_NOT_TAKE_TURN if question.commands is _TURN else proto.DID_NOT_ANNOUNCE
-        self._end_round({"player": question.name, "reason": reason})
+        host = self._host
+        if host is not None:
+            self._guarded(lambda: host.fault(question.seat, "timeout", "no answer in time"))
         self._flush()
 
     def _end_round(self, result: Ruling | BaseException | None) -> None:
@@ -873,8 +910,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
                 told(self.round_number, dice.commitment)
         table = Table(self.rules, len(seats), dice=dice, names=seats)
         n = len(seats)
-        state: Any = table.state
-        starter: int = state.turn  # drawn by the table's dice source
+        first = table.pending()  # the starter, drawn by the table's dice source
+        assert first is not None, "a round starts with a player's move"
+        starter = first.seat
         order = tuple(seats[(starter + k) % n] for k in range(n))
         self._broadcast(f"ROUND STARTED;{self.round_number};{','.join(order)}")
         ruling = await self._turns(table)
@@ -888,7 +926,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             outcome = table.outcome()
             assert outcome is not None
             points = {seats[s]: outcome.score[s] for s in range(n)}
-            penalties = [e for entry in table.log for e in entry.events if isinstance(e, Penalty)]
+            penalties = self._penalties
             reason = proto.ENGINE_REASONS[penalties[0].reason]
             losers = tuple(sorted((seats[p.player] for p in penalties), key=order.index))
             self._broadcast(proto.lost_line(losers, reason))
@@ -929,116 +967,112 @@ class MaexchenServer(asyncio.DatagramProtocol):
         return book
 
     async def _turns(self, table: Table) -> Ruling | None:
-        """Play the table's round; returns the server's ruling if the round ended outside
-        the engine (the losing line is sent by the caller), else None.
+        """Play the table's round on a host; returns the server's ruling if a player's
+        fault stopped it (the losing line is sent by the caller), else None.
 
-        The round moves on in `datagram_received` as each answer arrives (`_step`) and
-        in the question timer (`_on_timer`); this coroutine only waits for its end."""
+        The round moves on in `datagram_received` as each answer arrives (`_play_answer`)
+        and in the question timer (`_on_timer`); this coroutine only waits for its end."""
         loop = self._loop
         assert loop is not None, "start() the server first"
         done: asyncio.Future[Ruling | None] = loop.create_future()
-        self._round_done, self._table = done, table
+        seats = [_ClientSeat(self, index, name) for index, name in enumerate(table.names)]
+        host = Host(table, seats, listeners=[self._lines])
+        host.ended.append(self._round_over)
+        self._round_done, self._table, self._host, self._seats = done, table, host, seats
+        self._penalties = []
         try:
-            self._guarded(self._turn, table)
+            self._guarded(host.start)
             self._flush()
             return await done
         finally:
-            self._round_done = self._table = self._question = None
+            host.close()
+            self._round_done = self._table = self._host = self._question = None
+            self._seats = []
 
-    def _guarded(self, step: Callable[[Table], None], table: Table) -> None:
+    def _guarded(self, step: Callable[[], object]) -> None:
         """Run a step of the round; whatever it raises ends the round with it."""
         try:
-            step(table)
+            step()
         except Exception as exc:  # noqa: BLE001 - re-raised by the round's coroutine
             self._end_round(exc)
 
-    def _step(self, question: _Question, answer: proto.Answer) -> None:
-        """Play the awaited answer and ask the next question, or end the round."""
-        table = self._table
-        assert table is not None, "a question is asked only while a round is in play"
+    def _play_answer(self, question: _Question, answer: proto.Answer) -> None:
+        """Hand the awaited answer to the host as the seat's move: the host plays it and
+        asks the next question, or stops the round on the table's refusal."""
+        host = self._host
+        assert host is not None, "a question is asked only while a round is in play"
         if answer.command == "ANNOUNCE":
-            value = answer.value
-            self._guarded(lambda t: self._announce(t, question.name, value), table)
-        elif answer.command == "SEE":
-            self._guarded(lambda t: self._see(t, question.name), table)
+            assert answer.value is not None, "an ANNOUNCE carries its dice"
+            action: Any = Announce(answer.value)
         else:
-            self._guarded(lambda t: self._roll(t, question.name), table)
+            action = _CHALLENGE if answer.command == "SEE" else _ROLL
+        try:
+            host.offer(question.seat, Move(question.state_id, action))
+        except Exception as exc:  # noqa: BLE001 - re-raised by the round's coroutine
+            self._end_round(exc)
 
-    def _turn(self, table: Table) -> None:
-        """Ask the player to move whose turn it is, or end the round if it is over."""
-        if table.over:
-            self._end_round(None)
+    def _lines(self, entry: Entry) -> None:
+        """Host listener: a step of the round as the public protocol lines it makes, from
+        the table's projection for a spectator. Penalties are kept for the round's one
+        PLAYER LOST line."""
+        table = self._table
+        assert table is not None, "a step is heard only while a round is in play"
+        update = table.update_for(entry, None, views=False)
+        if update is None:
             return
-        state: Any = table.state
-        name = table.names[state.turn]
-        if not self._ask(name, "YOUR TURN", _TURN):
-            self._end_round({"player": name, "reason": proto.DID_NOT_TAKE_TURN})
+        names = table.names
+        for event in update.events:
+            if isinstance(event, Penalty):
+                self._penalties.append(event)
+                continue
+            line = _line(event, names)
+            if line is not None:
+                self._broadcast(line)
 
-    def _see(self, table: Table, name: str) -> None:
-        state: Any = table.state
-        if state.phase == "open":
-            self._broadcast(f"PLAYER WANTS TO SEE;{name}")
-            self._end_round({"player": name, "reason": proto.SEE_BEFORE_FIRST_ROLL})
-            return
-        self._submit(table, state.turn, Challenge())
-        self._turn(table)
+    def _round_over(self, host: Host) -> None:
+        """The host ended the round: the engine did (None), or a player's fault stopped
+        it and the server rules on it."""
+        stopped = host.stopped
+        self._end_round(None if stopped is None else self._ruling(stopped))
 
-    def _roll(self, table: Table, name: str) -> None:
-        dice = self._submit(table, table.state.turn, Roll())  # type: ignore[attr-defined]
-        assert dice is not None, "a roll is followed by the roller's dice"
-        if not self._ask(name, f"ROLLED;{_DICE[dice]}", _ANNOUNCE):
-            self._end_round({"player": name, "reason": proto.DID_NOT_ANNOUNCE})
-
-    def _announce(self, table: Table, name: str, value: int | None) -> None:
-        assert value is not None, "an ANNOUNCE carries its dice"
-        state: Any = table.state
-        last: int = state.announced
-        if last and value not in self.rules.ranking.above[last]:
-            self._broadcast(f"ANNOUNCED;{name};{_DICE[value]}")
-            self._end_round(
-                {
+    def _ruling(self, stopped: HostStopped) -> Ruling:
+        """What the protocol says of the fault that stopped the round. The table refuses
+        a SEE before anything was announced and an announcement that does not beat the
+        last one; the protocol shows the move all the same and its player loses. A player
+        who let its time run out (or left) did not take its turn, or did not announce."""
+        seat = self._seats[stopped.fault.seat]
+        name = seat.name
+        view = seat.view
+        assert view is not None, "a seat faults only once it has been asked"
+        action = stopped.action
+        if stopped.refusal is not None:
+            if isinstance(action, Challenge) and view.phase == "open":
+                self._broadcast(f"PLAYER WANTS TO SEE;{name}")
+                return {"player": name, "reason": proto.SEE_BEFORE_FIRST_ROLL}
+            if isinstance(action, Announce) and view.phase == "hold":
+                self._broadcast(f"ANNOUNCED;{name};{_DICE[action.value]}")
+                return {
                     "player": name,
                     "reason": proto.ANNOUNCED_LOSING_DICE,
-                    "announced": value,
-                    "last": last,
+                    "announced": action.value,
+                    "last": view.announced,
                 }
-            )
-            return
-        self._submit(table, state.turn, Announce(value))
-        self._turn(table)
-
-    def _submit(self, table: Table, seat: int, action: Any) -> int | None:
-        """Apply a move and send the protocol lines of what it caused; returns the dice
-        the mover privately saw, if any.
-
-        What is broadcast is filtered with the table's own visibility rule
-        (`visible_to`, the rule `Table.update_for` applies); the views `update_for` would
-        also build are skipped, since no protocol line carries one."""
-        result = table.submit(seat, table.state_id, action)
-        if not isinstance(result, Accepted):
-            raise AssertionError(f"the table refused {action}: {result}")
-        names = table.names
-        seen: int | None = None
-        for event in result.events:
-            if visible_to(event, None):
-                line = _line(event, names)
-                if line is not None:
-                    self._broadcast(line)
-            elif isinstance(event, Looked) and event.player == seat:
-                seen = event.value
-        return seen
+            raise AssertionError(f"the table refused {action}: {stopped.refusal.reason}")
+        reason = proto.DID_NOT_ANNOUNCE if view.phase == "hold" else proto.DID_NOT_TAKE_TURN
+        return {"player": name, "reason": reason}
 
 
 def _line(event: Any, names: tuple[str, ...]) -> str | None:
     """A public engine event as the protocol line everybody receives, if it has one.
     Penalties are gathered into one PLAYER LOST line at the end of the round."""
-    if isinstance(event, Rolled):
+    kind = type(event)
+    if kind is Rolled:
         return f"PLAYER ROLLS;{names[event.player]}"
-    if isinstance(event, Announced):
+    if kind is Announced:
         return f"ANNOUNCED;{names[event.player]};{_DICE[event.value]}"
-    if isinstance(event, Challenged):
+    if kind is Challenged:
         return f"PLAYER WANTS TO SEE;{names[event.player]}"
-    if isinstance(event, Revealed):
+    if kind is Revealed:
         return f"ACTUAL DICE;{_DICE[event.value]}"
     return None
 
@@ -1092,7 +1126,6 @@ __all__ = [
     "MaexchenServer",
     "Options",
     "PlayedRound",
-    "RateLimiter",
     "Stats",
     "dice_source",
     "fair_rounds",
