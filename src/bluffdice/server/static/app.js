@@ -1,7 +1,7 @@
 // The page: reads its path and shows the lobby, a table or a replay.
 import { language, loadLanguage, setLanguage, t } from "./i18n.js";
 import { botText, gameTitle, presetText } from "./describe.js";
-import { api, clear, h, keepToken } from "./dom.js";
+import { api, clear, h, keepHost, keepToken } from "./dom.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 
@@ -45,6 +45,8 @@ async function showLobby(root) {
     [15, 30, 60, 120].map((n) => h("option", {value: n}, t("lobby.seconds", {n}))));
   limitSelect.value = "60";
   const fairBox = h("input", {type: "checkbox", id: "fair"});
+  // off by default: a table is private, reached by the link its creator sends
+  const listedBox = h("input", {type: "checkbox", id: "listed"});
   let current = null;  // the chosen game
   let optionValues = {};
   let presetValues = {};
@@ -152,8 +154,10 @@ async function showLobby(root) {
         rules: ruleString.textContent || ruleText(), seats, name,
         limit: limitSelect.value ? Number(limitSelect.value) : null,
         dice: fairBox.checked ? "fair" : "system",
+        listed: listedBox.checked,
       });
       keepToken(made.id, made.token);
+      keepHost(made.id, made.host);
       location.assign(`/t/${made.id}`);
     } catch (e) {
       errorLine.textContent = t("error", {reason: e.message});
@@ -161,6 +165,9 @@ async function showLobby(root) {
   }
 
   const tablesList = h("ul", {class: "tables", id: "tables"});
+  const pager = h("div", {class: "buttons pager", id: "pager"});
+  const PAGE = 20;
+  let offset = 0;
   const finishedList = h("ul", {class: "tables", id: "finished"});
   const field = (label, id, input) => h("div", {class: "field"}, h("label", {for: id}, label), input);
 
@@ -178,21 +185,32 @@ async function showLobby(root) {
       seatList,
       field(t("lobby.limit"), "limit", limitSelect),
       h("div", {class: "option"}, h("label", {for: "fair"}, h("strong", {}, t("lobby.fair")), " — ", t("lobby.fairAbout")), fairBox),
+      h("div", {class: "option"}, h("label", {for: "listed"}, h("strong", {}, t("lobby.listed")), " — ", t("lobby.listedAbout")), listedBox),
       errorLine,
       h("button", {type: "submit", class: "primary", id: "create"}, t("lobby.createButton"))),
-    h("section", {}, h("h2", {}, t("lobby.open")), tablesList),
+    h("section", {}, h("h2", {}, t("lobby.open")), tablesList, pager),
     h("section", {}, h("h2", {}, t("lobby.finished")), finishedList));
 
   await chooseGame();
 
   async function refreshTables() {
     let listing;
-    try { listing = await api("/api/tables"); } catch { return; }
+    try { listing = await api(`/api/tables?offset=${offset}&limit=${PAGE}`); } catch { return; }
+    if (offset > 0 && offset >= listing.total) {  // the last page emptied meanwhile
+      offset = Math.max(0, Math.floor((listing.total - 1) / PAGE) * PAGE);
+      return refreshTables();
+    }
     clear(tablesList, listing.tables.length ? listing.tables.map((tb) => h("li", {},
       h("span", {}, `${gameTitle(tb.game)} · ${tb.rules} · ${t(`status.${tb.status}`)} · `),
       h("span", {class: "names"}, tb.seats.map((s) => s.name || t("table.free")).join(", ")), " ",
       h("a", {href: `/t/${tb.id}`, class: "button"}, tb.status === "open" ? t("lobby.join") : t("lobby.watch"))))
       : h("li", {class: "none"}, t("lobby.none")));
+    const turn = (to) => () => { offset = to; refreshTables(); };
+    clear(pager, listing.total > PAGE ? [
+      h("button", {type: "button", id: "tables-newer", disabled: offset === 0, onclick: turn(Math.max(0, offset - PAGE))}, t("lobby.newer")),
+      h("span", {}, t("lobby.page", {from: offset + 1, to: Math.min(offset + PAGE, listing.total), total: listing.total})),
+      h("button", {type: "button", id: "tables-older", disabled: offset + PAGE >= listing.total, onclick: turn(offset + PAGE)}, t("lobby.older")),
+    ] : []);
     clear(finishedList, listing.finished.length ? listing.finished.map((g) => h("li", {},
       h("span", {}, `${gameTitle(g.game)} · ${g.rules} · `),
       h("span", {class: "names"}, g.names.join(", ")), " · ",

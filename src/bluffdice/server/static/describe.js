@@ -179,8 +179,11 @@ export function eventText(event, ctx) {
     case "liars-dice.rolled": return null;
     case "common-hand.rolled":
       return event.count < 5 ? t("ev.ch.rerolled", {player: n(event.player), dice: counted("die", event.count)}) : null;
-    case "common-hand.your_dice":
-      return t("ev.ch.yourDice", {dice: dieFaces(event.dice, "common-hand"), hand: bestHand(event.dice, rules)});
+    case "common-hand.your_dice": {
+      // a player reads their own cup as theirs; a replay shows every cup, each by its owner
+      const params = {dice: dieFaces(event.dice, "common-hand"), hand: bestHand(event.dice, rules), player: n(event.player)};
+      return t(event.player === viewer ? "ev.ch.yourDice" : "ev.ch.playerDice", params);
+    }
     case "common-hand.claimed": return t("ev.ch.claimed", {player: n(event.player), claim: claimName(event.claim)});
     case "common-hand.challenged":
       return t("ev.ch.challenged", {player: n(event.player), claimer: n(event.claimer), claim: claimName(event.claim)});
@@ -190,7 +193,8 @@ export function eventText(event, ctx) {
       const why = t(`reason.ch.${event.reason}`) === `reason.ch.${event.reason}` ? event.reason.replaceAll("_", " ") : t(`reason.ch.${event.reason}`);
       return t("ev.ch.lifeLost", {player: n(event.player), why, left: counted("life", event.lives)});
     }
-    case "liars-dice.your_dice": return t("ev.ld.yourDice", {dice: dieFaces(event.dice)});
+    case "liars-dice.your_dice":
+      return t(event.player === viewer ? "ev.ld.yourDice" : "ev.ld.playerDice", {dice: dieFaces(event.dice), player: n(event.player)});
     case "liars-dice.bid_made":
       return t("ev.ld.bid", {player: n(event.player), bid: bidText(event.quantity, event.face)});
     case "liars-dice.challenged":
@@ -220,14 +224,15 @@ function reason(code) {
   return text === key ? code.replaceAll("_", " ") : text;
 }
 
-// Revealed dice of every player (Liar's Dice reveal), as [name, faces] pairs.
+// Revealed dice of every player still in the game (Liar's Dice reveal), as [name, faces]
+// pairs: a player who is out has an empty cup, and the reveal leaves them out.
 // (Poker dice: each cup's faces with the hand they make.)
 export function revealedHands(event, names, rules = "") {
   if (event.type !== "liars-dice.revealed" && event.type !== "common-hand.revealed") return [];
   const faces = event.type === "common-hand.revealed"
     ? (hand) => `${dieFaces(hand, "common-hand")} (${bestHand(hand, rules)})`
     : (hand) => dieFaces(hand);
-  return (event.hands || []).map((hand, seat) => [names[seat] ?? `#${seat + 1}`, faces(hand)]);
+  return (event.hands || []).flatMap((hand, seat) => (hand.length ? [[names[seat] ?? `#${seat + 1}`, faces(hand)]] : []));
 }
 
 function claimName(claim) {

@@ -40,3 +40,18 @@ export function tokenFor(tableId) {
 export function keepToken(tableId, token) {
   localStorage.setItem(`bluffdice.seat.${tableId}`, token);
 }
+
+// A seat's token is forgotten when its player leaves: the page then watches as a spectator.
+export function forgetToken(tableId) {
+  localStorage.removeItem(`bluffdice.seat.${tableId}`);
+}
+
+// The creator's token, which hands seats over. It is kept apart from the seat's token
+// because the creator keeps it after leaving their own seat.
+export function hostFor(tableId) {
+  return localStorage.getItem(`bluffdice.host.${tableId}`);
+}
+
+export function keepHost(tableId, host) {
+  if (host) localStorage.setItem(`bluffdice.host.${tableId}`, host);
+}

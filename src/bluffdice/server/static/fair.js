@@ -70,9 +70,9 @@ class Stream {
 const HAND = ["", "9", "T", "J", "Q", "K", "A"];
 
 // The record's text of the chance step a roll makes (docs/fairness.md, "Which dice each chance node rolls").
-function outcomeText(game, roll, firstOfGame) {
+function outcomeText(game, roll, seatDraw) {
   const dice = roll.dice;
-  if (firstOfGame) return `first ${dice[0] - 1}`;
+  if (seatDraw) return `first ${dice[0] - 1}`;
   if (game === "mia") return `dice ${Math.max(...dice)}${Math.min(...dice)}`;
   const sorted = [...dice].sort((a, b) => a - b);
   if (game === "common-hand") return `dice ${sorted.map((d) => HAND[d]).join("")}`;
@@ -90,6 +90,8 @@ export async function checkFair(fair, shownCommitment, mySeat, mySeed) {
   if (mySeat !== null && mySeed != null && fair.client_seeds[mySeat] !== mySeed) return fail("fair.bad.mySeed");
   const key = await crypto.subtle.importKey("raw", seed, {name: "HMAC", hash: "SHA-256"}, false, ["sign"]);
   const stream = new Stream(key, concat(...fair.client_seeds.map(lengthPrefixed)));
+  // every game begins with a seat draw, unless its rules fix the first seat
+  const drawsSeat = !/[(,]start=first-seat[,)]/.test(fair.record.rules);
   const chanceSteps = fair.record.steps.filter((s) => s.startsWith("first ") || s.startsWith("dice "));
   for (let i = 0; i < fair.rolls.length; i++) {
     const roll = fair.rolls[i];
@@ -98,7 +100,7 @@ export async function checkFair(fair, shownCommitment, mySeat, mySeed) {
     if (dice.join(" ") !== roll.dice.join(" ")) {
       return fail("fair.bad.roll", {n: i + 1, recorded: roll.dice.join(" "), computed: dice.join(" ")});
     }
-    if (chanceSteps[i] !== outcomeText(fair.record.game, roll, i === 0)) {
+    if (chanceSteps[i] !== outcomeText(fair.record.game, roll, i === 0 && drawsSeat)) {
       return fail("fair.bad.step", {n: i + 1, step: chanceSteps[i] ?? "—", dice: dice.join(" ")});
     }
   }

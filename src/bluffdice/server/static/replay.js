@@ -3,6 +3,10 @@ import { t } from "./i18n.js";
 import { api, clear, h } from "./dom.js";
 import { eventText, figureLabel, gameTitle, miaValue, moveText, phrase, revealedHands, dieFaces } from "./describe.js";
 
+// The review's figures that are true or false, sent as 1.0 or 0.0 (bluffdice.review's
+// mia and common_hand ratings).
+const FLAGS = new Set(["truthful", "model_believes", "claim_true"]);
+
 export async function showReplay(root, gameId) {
   let data;
   try {
@@ -42,10 +46,11 @@ export async function showReplay(root, gameId) {
       hands.length ? h("ul", {class: "hands"}, hands.map(([n, faces]) => h("li", {}, h("span", {class: "name"}, n), ": ", faces))) : null,
       h("ul", {}, lines.map((l) => h("li", {}, l))));
     const v = update.view;
-    const meter = (i) => (v.lives ? t("table.lives", {n: v.lives[i]}) : v.dice ? t("table.dice", {n: v.dice[i]}) : "");
+    const out = (i) => (v.out ? Boolean(v.out[i]) : v.game === "liars-dice" && v.dice && v.dice[i] === 0);
+    const meter = (i) => (out(i) ? t("table.out") : v.lives ? t("table.lives", {n: v.lives[i]}) : v.dice ? t("table.dice", {n: v.dice[i]}) : "");
     showRating(at);
     clear(state, h("ul", {class: "players"}, data.names.map((n, i) =>
-      h("li", {class: `player${v.turn === i ? " to-move" : ""}`}, h("span", {class: "name"}, n), h("span", {class: "meter"}, meter(i))))));
+      h("li", {class: `player${v.turn === i ? " to-move" : ""}${out(i) ? " out" : ""}`}, h("span", {class: "name"}, n), h("span", {class: "meter"}, meter(i))))));
   }
 
   // The review's rating of this step's decision, for the player who made it: its sentences
@@ -54,8 +59,11 @@ export async function showReplay(root, gameId) {
     const r = review && review.get(n);
     if (!r) { clear(rating); return; }
     const said = (field) => phrase(r.said && r.said[field], r[field]);
-    // chances (p_...) as percentages, other figures (expected losses, flags) as numbers
-    const figure = (k, x) => (k.startsWith("p_") ? `${Math.round(x * 1000) / 10}%` : String(Math.round(x * 1000) / 1000));
+    // flags as yes or no, chances (p_..., the equilibrium's frequencies) as percentages,
+    // other figures (expected losses) as numbers
+    const figure = (k, x) => (FLAGS.has(k) ? t(x ? "review.yes" : "review.no")
+      : k.startsWith("p_") || k.startsWith("equilibrium_") ? `${Math.round(x * 1000) / 10}%`
+        : String(Math.round(x * 1000) / 1000));
     const mark = r.mark || (r.cost === null ? "" : "✓");
     clear(rating,
       h("h2", {}, t("review.title", {player: name(r.seat)}), " ", h("span", {class: `mark${r.mark ? " bad" : ""}`, id: "rating-mark"}, mark)),

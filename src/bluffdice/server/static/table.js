@@ -2,7 +2,7 @@
 // legal moves, odds on request, the reveal, the result and the rematch. Everything shown
 // comes from the server's messages for this seat; nothing secret ever reaches the page.
 import { percent, t, tElse } from "./i18n.js";
-import { api, clear, h, keepToken, tokenFor } from "./dom.js";
+import { api, clear, forgetToken, h, hostFor, keepHost, keepToken, tokenFor } from "./dom.js";
 import { PICKED, actionLabel, bidText, dieFaces, eventText, gameTitle, miaValue, revealedHands } from "./describe.js";
 import { checkFair, newSeed } from "./fair.js";
 
@@ -13,12 +13,17 @@ export function showTable(root, tableId) {
     info: null, names: [], view: null, promptState: null, log: [], reveal: null,
     turn: null, deadline: null, hint: null, notice: "", noticeState: null, socket: null, wantRematch: false,
     closedOnPurpose: false, actionsKey: "", seedSent: false, commitment: null, verdict: null,
+    tableNotice: "", leaving: false, seatKey: "", handKey: "", joinKey: "", shareKey: "", bots: null, handBot: {},
   };
   const parts = {
     status: h("p", {class: "status", role: "status", "aria-live": "polite"}),
     share: h("section", {class: "share"}),
     fair: h("section", {class: "fair", id: "fair"}),
     seats: h("ul", {class: "players", id: "players"}),
+    mine: h("div", {class: "buttons mine", id: "mine"}),
+    hand: h("section", {class: "hand-over", id: "hand-over"}),
+    join: h("section", {class: "join-box", id: "join-box"}),
+    notice: h("p", {class: "error", id: "notice", role: "alert"}),
     turn: h("p", {class: "turn", id: "turn"}),
     dice: h("section", {class: "my-dice", id: "my-dice"}),
     calls: h("section", {class: "calls", id: "calls"}),
@@ -26,14 +31,18 @@ export function showTable(root, tableId) {
     hint: h("section", {class: "hint", id: "hint"}),
     reveal: h("section", {class: "reveal", id: "reveal", "aria-live": "polite"}),
     result: h("section", {class: "result", id: "result"}),
-    log: h("ol", {class: "log", id: "log", "aria-live": "polite"}),
+    // newest first, unnumbered: a numbered list read top down would count backwards
+    log: h("ul", {class: "log", id: "log", "aria-live": "polite"}),
   };
   clear(root,
     h("h1", {id: "table-title"}, t("loading")),
-    parts.status, parts.share, parts.fair, parts.seats, parts.result, parts.turn,
+    parts.status, parts.share, parts.join, parts.fair, parts.seats, parts.mine, parts.hand, parts.notice,
+    parts.result, parts.turn,
     h("div", {class: "play"}, parts.dice, parts.actions),
     parts.hint, parts.reveal, parts.calls,
     h("details", {class: "log-box", open: true}, h("summary", {}, t("table.log")), parts.log));
+  // the game's bots, for the creator's "hand to a bot"
+  api("/api/games").then(({games}) => { s.bots = games; render(); }, () => { s.bots = []; });
 
   function send(message) {
     if (s.socket && s.socket.readyState === WebSocket.OPEN) s.socket.send(JSON.stringify(message));
@@ -125,8 +134,12 @@ export function showTable(root, tableId) {
     title.textContent = `${gameTitle(info.game)} · ${t(`status.${info.status}`)}`;
     document.title = `bluffdice · ${gameTitle(info.game)}`;
     renderShare(info);
+    renderJoin(info);
     renderFair(info);
     renderSeats(info);
+    renderMine(info);
+    renderHandOver(info);
+    parts.notice.textContent = s.tableNotice;
     renderTurn();
     renderDice();
     renderCalls();
@@ -188,30 +201,125 @@ export function showTable(root, tableId) {
   }
 
   function renderShare(info) {
-    if (info.status !== "open") { clear(parts.share); return; }
+    const key = info.status === "open" ? info.rules : "";
+    if (key === s.shareKey) return;  // drawn once, so "Copied" stays
+    s.shareKey = key;
+    if (!key) { clear(parts.share); return; }
     const link = `${location.origin}/t/${info.id}`;
-    const copy = h("button", {type: "button", onclick: async () => {
-      try { await navigator.clipboard.writeText(link); copy.textContent = t("table.copied"); } catch { /* no clipboard */ }
-    }}, t("table.copy"));
-    const items = [h("p", {}, t("table.share")), h("p", {}, h("code", {id: "share-link"}, link), " ", copy),
-      h("p", {}, t("table.rules", {rules: info.rules})), h("p", {}, t("table.waiting"))];
-    if (info.you === null && info.seats.some((seat) => !seat.taken)) {
-      const name = h("input", {id: "join-name", maxlength: 24, value: localStorage.getItem("bluffdice.name") || ""});
-      const join = async (event) => {
-        event.preventDefault();
-        if (!name.value.trim()) { s.notice = t("lobby.needName"); render(); return; }
-        localStorage.setItem("bluffdice.name", name.value.trim());
-        try {
-          const seat = await api(`/api/tables/${info.id}/join`, {name: name.value});
-          keepToken(info.id, seat.token);
-          s.socket.close();
-        } catch (e) { s.notice = t("error", {reason: e.message}); render(); }
-      };
-      items.push(h("form", {class: "join", onsubmit: join},
-        h("label", {for: "join-name"}, t("table.joinAs")), name,
-        h("button", {type: "submit", class: "primary", id: "join"}, t("table.joinButton"))));
+    const code = h("code", {id: "share-link"}, link);
+    const said = h("span", {id: "copy-said", role: "status"});
+    const copy = h("button", {type: "button", id: "copy-link", onclick: () => copyLink(link, code, said)}, t("table.copy"));
+    clear(parts.share, h("p", {}, t("table.share")), h("p", {}, code, " ", copy, " ", said),
+      h("p", {}, t("table.rules", {rules: info.rules})), h("p", {}, t("table.waiting")));
+  }
+
+  // The clipboard API exists only in a secure context (https, localhost): on a plain
+  // http LAN address the page selects the link and asks for the older copy command,
+  // and where even that is refused the link stays selected for the reader to copy.
+  async function copyLink(link, code, said) {
+    if (navigator.clipboard && window.isSecureContext) {
+      try { await navigator.clipboard.writeText(link); said.textContent = t("table.copied"); return; } catch { /* below */ }
     }
-    clear(parts.share, items);
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    said.textContent = copied ? t("table.copied") : t("table.copyByHand");
+  }
+
+  // A free seat may be taken before the game starts, and in a game in play once the
+  // creator has freed a seat for a new player.
+  function renderJoin(info) {
+    const open = info.you === null && ["open", "running"].includes(info.status) && info.seats.some((seat) => !seat.taken);
+    const key = open ? `${info.status}` : "";
+    if (key === s.joinKey) return;
+    s.joinKey = key;
+    if (!open) { clear(parts.join); return; }
+    const items = [];
+    const name = h("input", {id: "join-name", maxlength: 24, value: localStorage.getItem("bluffdice.name") || ""});
+    const join = async (event) => {
+      event.preventDefault();
+      if (!name.value.trim()) { s.tableNotice = t("lobby.needName"); render(); return; }
+      localStorage.setItem("bluffdice.name", name.value.trim());
+      try {
+        const seat = await api(`/api/tables/${info.id}/join`, {name: name.value});
+        keepToken(info.id, seat.token);
+        s.tableNotice = "";
+        s.socket.close();
+      } catch (e) { s.tableNotice = t("error", {reason: e.message}); render(); }
+    };
+    if (info.status === "running") items.push(h("p", {}, t("table.seatFreed")));
+    items.push(h("form", {class: "join", onsubmit: join},
+      h("label", {for: "join-name"}, t("table.joinAs")), name,
+      h("button", {type: "submit", class: "primary", id: "join"}, t("table.joinButton"))));
+    clear(parts.join, items);
+  }
+
+  // A seated player may leave (asked once more first): the seat's token is forgotten
+  // and the page watches on.
+  function renderMine(info) {
+    const seated = info.you !== null && ["open", "running"].includes(info.status);
+    const key = seated ? `${info.status}|${s.leaving}` : "";
+    if (key === s.seatKey) return;
+    s.seatKey = key;
+    if (!seated) { clear(parts.mine); return; }
+    if (!s.leaving) {
+      clear(parts.mine, h("button", {type: "button", id: "leave", onclick: () => { s.leaving = true; render(); }}, t("table.leave")));
+      return;
+    }
+    const leave = async () => {
+      try {
+        await api(`/api/tables/${info.id}/leave`, {token: tokenFor(tableId)});
+        forgetToken(tableId);
+        s.tableNotice = "";
+      } catch (e) { s.tableNotice = t("error", {reason: e.message}); }
+      s.leaving = false;
+      render();
+    };
+    clear(parts.mine, h("span", {}, info.status === "running" ? t("table.leaveRunning") : t("table.leaveOpen")),
+      h("button", {type: "button", class: "primary", id: "leave-yes", onclick: leave}, t("table.leaveYes")),
+      h("button", {type: "button", id: "leave-no", onclick: () => { s.leaving = false; render(); }}, t("table.leaveNo")));
+  }
+
+  // The creator's tools for a person's seat whose player left or is offline: hand it to
+  // a bot, or free it for a new player. The server decides whether the player has been
+  // away long enough; its refusal is the notice line.
+  function renderHandOver(info) {
+    const host = hostFor(tableId);
+    const game = s.bots && s.bots.find((g) => g.name === info.game);
+    const seats = host && ["open", "running"].includes(info.status)
+      ? info.seats.map((seat, i) => [seat, i]).filter(([seat, i]) =>
+        seat.kind === "human" && seat.taken && i !== info.you && (seat.left || !seat.online))
+      : [];
+    const key = JSON.stringify([seats.map(([seat, i]) => [i, seat.left, seat.name]), Boolean(game)]);
+    if (key === s.handKey) return;
+    s.handKey = key;
+    if (!seats.length) { clear(parts.hand); return; }
+    const bots = game ? game.bots : [];
+    const hand = async (seat, to) => {
+      const body = {host, seat, to};
+      if (to === "bot") body.bot = s.handBot[seat] || (bots[0] && bots[0].name);
+      try {
+        await api(`/api/tables/${info.id}/hand`, body);
+        s.tableNotice = "";
+      } catch (e) { s.tableNotice = t("error", {reason: e.message}); }
+      render();
+    };
+    clear(parts.hand, h("h2", {}, t("table.handTitle")), h("ul", {}, seats.map(([seat, i]) => {
+      const select = h("select", {class: "hand-bot", "aria-label": t("table.handBot")},
+        bots.map((b) => h("option", {value: b.name}, t("lobby.bot", {name: b.name}))));
+      if (s.handBot[i]) select.value = s.handBot[i];
+      select.addEventListener("change", () => { s.handBot[i] = select.value; });
+      return h("li", {"data-seat": i},
+        h("span", {class: "name"}, seatName(i)), " ",
+        h("span", {class: "tag off"}, seat.left ? t("table.left") : t("table.offline")), " ",
+        select,
+        h("button", {type: "button", class: "hand-to-bot", onclick: () => hand(i, "bot")}, t("table.handToBot")),
+        h("button", {type: "button", class: "hand-to-player", onclick: () => hand(i, "player")}, t("table.handToPlayer")));
+    })));
   }
 
   function meter(seat) {
@@ -226,16 +334,25 @@ export function showTable(root, tableId) {
     return "";
   }
 
+  // Out of the game: Mia's and poker dice's `out`; in Liar's Dice, no dice left.
+  function isOut(seat) {
+    const v = s.view;
+    if (!v) return false;
+    if (v.out) return Boolean(v.out[seat]);
+    return v.game === "liars-dice" && Array.isArray(v.dice) && v.dice[seat] === 0;
+  }
+
   function renderSeats(info) {
     const v = s.view;
     clear(parts.seats, info.seats.map((seat, i) => {
-      const out = v && v.out && v.out[i];
+      const out = isOut(i);
       const turn = s.turn && s.turn.seat === i && info.status === "running";
       return h("li", {class: ["player", turn ? "to-move" : "", out ? "out" : "", i === info.you ? "me" : ""].join(" ")},
         h("span", {class: "name"}, seat.taken ? (s.names[i] ?? seat.name ?? "") : t("table.free")),
         i === info.you ? h("span", {class: "tag"}, t("table.you")) : null,
         seat.kind === "bot" ? h("span", {class: "tag"}, t("table.bot")) : null,
-        seat.kind === "human" && seat.taken && !seat.online ? h("span", {class: "tag off"}, t("table.offline")) : null,
+        seat.left ? h("span", {class: "tag off"}, t("table.left"))
+          : seat.kind === "human" && seat.taken && !seat.online ? h("span", {class: "tag off"}, t("table.offline")) : null,
         h("span", {class: "meter"}, out ? t("table.out") : meter(i)));
     }));
     if (info.you === null && info.status !== "open") parts.status.textContent = t("table.spectating");
@@ -278,10 +395,11 @@ export function showTable(root, tableId) {
   function renderActions() {
     const v = s.view;
     const legal = v && s.info.status === "running" && v.player !== null && v.turn === v.player ? v.legal_actions : [];
-    const key = `${v ? v.state_id : ""}|${JSON.stringify(legal)}|${s.notice}|${s.info.status}`;
+    const key = `${v ? v.state_id : ""}|${JSON.stringify(legal)}|${s.notice}|${s.info.status}|${s.info.you}`;
     if (key === s.actionsKey) return;
     s.actionsKey = key;
-    if (s.info.status === "finished") { clear(parts.actions); return; }
+    // a spectator has no moves: no panel at all, rather than one headed "Your move"
+    if (s.info.status === "finished" || s.info.you === null) { clear(parts.actions); return; }
     const stateId = v ? v.state_id : 0;
     const move = (action) => { s.notice = ""; send({type: "move", state_id: stateId, action}); };
     const items = [h("h2", {}, t("table.moves"))];
@@ -299,6 +417,7 @@ export function showTable(root, tableId) {
           const id = `pick-${type.replace(/\W/g, "-")}`;
           const select = h("select", {id, "aria-label": t(PICKED[type])},
             actions.map((a, i) => h("option", {value: i}, actionLabel(a, v))));
+          select.value = String(firstPick(actions, v));
           row.append(h("span", {class: "picker"}, select,
             h("button", {type: "button", class: "primary", "data-action": type, onclick: () => move(actions[Number(select.value)])}, t(PICKED[type]))));
         } else {
@@ -315,19 +434,31 @@ export function showTable(root, tableId) {
     if (first && legal.length && !parts.actions.contains(document.activeElement)) first.focus({preventScroll: true});
   }
 
+  // The picker's first choice: in Mia your own roll where announcing it is legal (one
+  // careless click must not under-announce a Mia), else the lowest legal value.
+  function firstPick(actions, v) {
+    const own = actions.findIndex((a) => a.type === "mia.announce" && v && a.value === v.my_dice);
+    return own >= 0 ? own : 0;
+  }
+
   function renderHint() {
     const hint = s.hint;
     if (!hint) { clear(parts.hint); return; }
-    const lines = [];
+    // the headline (the standing call's chance) stays in view; the rows for each value
+    // scroll in a box of bounded height, so the round stays on screen
+    const head = [];
+    const rows = [];
     if (hint.game === "mia") {
-      if (hint.beat != null) lines.push(t("hint.beat", {value: miaValue(hint.announced), p: percent(hint.beat)}));
-      for (const row of hint.rows) lines.push(t("hint.valueBeat", {value: miaValue(row.value), p: percent(row.beat)}));
+      if (hint.beat != null) head.push(t("hint.beat", {value: miaValue(hint.announced), p: percent(hint.beat)}));
+      for (const row of hint.rows) rows.push(t("hint.valueBeat", {value: miaValue(row.value), p: percent(row.beat)}));
     } else if (hint.game === "liars-dice") {
-      if (hint.holds != null) lines.push(t("hint.holds", {bid: bidText(hint.bid.quantity, hint.bid.face), p: percent(hint.holds)}));
-      for (const row of hint.rows) lines.push(t("hint.bidHolds", {bid: bidText(row.quantity, row.face), p: percent(row.holds)}));
+      if (hint.holds != null) head.push(t("hint.holds", {bid: bidText(hint.bid.quantity, hint.bid.face), p: percent(hint.holds)}));
+      for (const row of hint.rows) rows.push(t("hint.bidHolds", {bid: bidText(row.quantity, row.face), p: percent(row.holds)}));
     }
-    if (!lines.length) lines.push(t("hint.none"));
-    clear(parts.hint, h("h2", {}, t("table.hint")), h("ul", {}, lines.map((l) => h("li", {}, l))));
+    if (!head.length && !rows.length) head.push(t("hint.none"));
+    clear(parts.hint, h("h2", {}, t("table.hint")),
+      head.map((l) => h("p", {class: "hint-head"}, l)),
+      rows.length ? h("ul", {class: "hint-rows", tabindex: 0}, rows.map((l) => h("li", {}, l))) : null);
   }
 
   function renderReveal() {
@@ -355,6 +486,7 @@ export function showTable(root, tableId) {
   function goRematch() {
     const token = tokenFor(tableId);
     if (token) keepToken(s.info.rematch, token);
+    keepHost(s.info.rematch, hostFor(tableId));  // the rematch keeps its creator
     s.closedOnPurpose = true;
     location.assign(`/t/${s.info.rematch}`);
   }
