@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from bluffdice.bots import load_bot
-from bluffdice.table.fair import play_fair, server_seed_from
+from bluffdice.table.fair import play_fair, server_seed_from, verify
 from tests.node_support import NODE, STATIC, run_harness
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -95,3 +95,30 @@ def test_the_page_verifies_real_fair_records_and_catches_tampering(tmp_path: Pat
     expected = [key for key, _ in tampered] + ["fair.bad.shown", "fair.bad.mySeed"]
     found = [r["problem"]["key"] for r in results[len(games) :]]  # type: ignore[index]
     assert found == expected
+
+
+def test_the_page_verifies_games_whose_rules_fix_the_first_seat(tmp_path: Path) -> None:
+    """Under `start=first-seat` no seat is drawn: the record's first chance step is
+    already a roll, and the page reads it as one, as the Python verifier does."""
+    cases: list[dict[str, object]] = []
+    for n, (rules, game, bot) in enumerate(
+        [
+            ("openspiel", "liars-dice", "odds"),
+            ("liars-dice(dice=2,start=first-seat)", "liars-dice", "random"),
+            ("common-hand(lives=1,start=first-seat)", "common-hand", "random"),
+        ]
+    ):
+        bots = [load_bot(bot, game) for _ in range(2)]
+        fair = play_fair(rules, 2, bots, server_seed_from(40 + n), ["Ann", ""])
+        assert verify(fair).problem is None
+        record = msgspec.to_builtins(fair)
+        assert record["record"]["steps"][0].startswith("dice ")
+        cases.append({"fair": record, "shown": record["commitment"], "seat": 0, "seed": "Ann"})
+    # a seat draw written in where the rules fix the first seat is caught
+    forged = json.loads(json.dumps(cases[1]["fair"]))
+    forged["record"]["steps"][0] = "first 0"
+    cases.append({"fair": forged, "shown": None, "seat": None, "seed": None})
+    results = check_in_node(tmp_path, cases)
+    for case, result in zip(cases[:3], results, strict=False):
+        assert result == {"ok": True, "rolls": len(case["fair"]["rolls"])}  # type: ignore[index]
+    assert results[3]["problem"]["key"] == "fair.bad.step"  # type: ignore[index]
