@@ -39,7 +39,7 @@ export function showTable(root, tableId) {
     parts.status, parts.share, parts.join, parts.fair, parts.seats, parts.mine, parts.hand, parts.notice,
     parts.result, parts.turn,
     h("div", {class: "play"}, parts.dice, parts.actions),
-    parts.hint, parts.reveal, parts.calls,
+    parts.calls, parts.hint, parts.reveal,
     h("details", {class: "log-box", open: true}, h("summary", {}, t("table.log")), parts.log));
   // the game's bots, for the creator's "hand to a bot"
   api("/api/games").then(({games}) => { s.bots = games; render(); }, () => { s.bots = []; });
