@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.error
 import urllib.request
 from typing import Any
@@ -16,10 +17,13 @@ from typing import Any
 import pytest
 
 from tests.test_web_e2e import (  # noqa: F401  (server and browser are fixtures)
+    DESKTOP,
+    PHONE,
     Player,
     browser,
     create_table,
     join,
+    playwright_api,
     server,
 )
 
@@ -178,26 +182,64 @@ def test_a_friend_joins_by_link_a_stranger_sees_nothing_and_seats_are_handed_ove
 
 
 def announce_default_checked(player: Player) -> int | None:
-    """On an announce picker: the index it shows first, checked against the prompt's own
-    roll (the index of announcing it where legal, else 0). Returns the index, or None
+    """On an announce picker: the index it shows first, checked against the roll the page
+    shows (the index of announcing it where legal, else 0). Returns the index, or None
     where no announce picker is offered."""
-    page = player.page
-    picker = page.locator("#pick-mia-announce")
-    if not picker.count():
+    # read at once, from one drawing of the page: the values offered, which is chosen,
+    # and the roll under the cup (once looked at)
+    shown = player.page.evaluate(
+        """() => {
+          const picker = document.querySelector("#pick-mia-announce");
+          if (!picker) return null;
+          const roll = document.querySelector("#my-dice small");
+          return {values: [...picker.options].map((o) => o.textContent),
+                  chosen: picker.selectedIndex, roll: roll ? roll.textContent : null};
+        }"""
+    )
+    if shown is None:
         return None
-    prompts = [m for m in player.messages if m["type"] == "prompt"]
-    view = prompts[-1]["view"]
-    announces = [a for a in view["legal_actions"] if a["type"] == "mia.announce"]
-    options = picker.locator("option").count()
-    if options != len(announces):  # the page is ahead of, or behind, Playwright's frames
-        return None
-    texts = picker.locator("option").all_inner_texts()
-    if not all(str(a["value"]) in text for a, text in zip(announces, texts, strict=True)):
-        return None
-    own = [i for i, a in enumerate(announces) if a["value"] == view["my_dice"]]
-    chosen = int(picker.input_value())
-    assert chosen == (own[0] if own else 0), (view["my_dice"], announces[chosen])
+    values = [int(re.match(r"\d+", text)[0]) for text in shown["values"]]
+    mine = int(re.match(r"\d+", shown["roll"])[0]) if shown["roll"] else None
+    own = [i for i, value in enumerate(values) if value == mine]
+    chosen = int(shown["chosen"])
+    assert chosen == (own[0] if own else 0), (mine, values[chosen])
     return chosen
+
+
+def tap(locator: Any) -> bool:
+    """Click what may be gone by now (the page drew the next turn): False if it was."""
+    try:
+        locator.click(timeout=2000)
+    except playwright_api.Error:
+        return False
+    return True
+
+
+def odds_fit(page: Any) -> bool:
+    """On an announce with many values: the odds open in a short box, the round's calls
+    stay on screen below them, and on a phone the rows scroll. False if the turn moved
+    on before the odds could be read (tried again later)."""
+    if not tap(page.locator("#hint-button")):
+        return False
+    try:
+        page.wait_for_selector("#hint .hint-rows li", timeout=3000)
+    except playwright_api.Error:
+        return False
+    rows = page.locator("#hint .hint-rows")
+    if rows.locator("li").count() <= 12:
+        tap(page.locator("#hint-button"))
+        return False
+    box = page.locator("#hint").bounding_box()
+    assert box is not None and box["height"] < 320, box
+    calls = page.locator("#calls").bounding_box()
+    assert calls is not None and calls["y"] + 40 < DESKTOP["height"], (box, calls)
+    page.set_viewport_size(PHONE)
+    phone = page.locator("#hint").bounding_box()
+    assert phone is not None and phone["height"] < 360, phone
+    assert rows.evaluate("el => el.scrollHeight > el.clientHeight")
+    page.set_viewport_size(DESKTOP)
+    tap(page.locator("#hint-button"))
+    return True
 
 
 def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F811
@@ -205,7 +247,7 @@ def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F8
     newest first with no numbers; the review shows flags as yes and no."""
     rng = random.Random(9)
     eve = Player(browser, "Eve")
-    table = create_table(eve, server, "mia", ["", "honest"], lives=3)
+    table = create_table(eve, server, "mia", ["", "honest"], lives=5)
     page = eve.page
     above_lowest = 0
     odds_checked = False
@@ -215,20 +257,11 @@ def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F8
         chosen = announce_default_checked(eve)
         if chosen:
             above_lowest += 1
-        if not odds_checked and page.locator("#hint-button").count():
-            page.click("#hint-button")
-            page.wait_for_selector("#hint h2")
-            box = page.locator("#hint").bounding_box()
-            rows = page.locator("#hint .hint-rows")
-            if rows.count() and rows.locator("li").count() > 12:
-                assert box is not None and box["height"] < 320, box
-                # the round's calls are still on screen below the odds
-                calls = page.locator("#calls").bounding_box()
-                height = page.viewport_size["height"]
-                assert calls is not None and calls["y"] + 40 < height, (box, calls)
-                odds_checked = True
-            page.click("#hint-button")
-        if not eve.move(rng):
+        if not odds_checked and chosen is not None:
+            odds_checked = odds_fit(page)
+        # look at the roll before announcing, so the picker has a roll to start at
+        look = page.locator("#actions button[data-action='mia.look']")
+        if not (look.count() and tap(look)) and not eve.move(rng):
             page.wait_for_timeout(100)
     page.wait_for_selector("#result h2", timeout=15_000)
     assert above_lowest, "no announce picker started above the lowest value"

@@ -430,6 +430,7 @@ export function showTable(root, tableId) {
     }
     if (s.notice) items.push(h("p", {class: "error", role: "alert"}, s.notice));
     clear(parts.actions, items);
+    parts.actions.dataset.state = String(stateId);  // which state these moves answer
     const first = parts.actions.querySelector("button.primary, .buttons button");
     if (first && legal.length && !parts.actions.contains(document.activeElement)) first.focus({preventScroll: true});
   }
