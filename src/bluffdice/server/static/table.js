@@ -275,6 +275,7 @@ export function showTable(root, tableId) {
         await api(`/api/tables/${info.id}/leave`, {token: tokenFor(tableId)});
         forgetToken(tableId);
         s.tableNotice = "";
+        s.seedSent = false;  // the seat's seed went with it: a seat taken again gives a new one
       } catch (e) { s.tableNotice = t("error", {reason: e.message}); }
       s.leaving = false;
       render();
@@ -355,7 +356,9 @@ export function showTable(root, tableId) {
           : seat.kind === "human" && seat.taken && !seat.online ? h("span", {class: "tag off"}, t("table.offline")) : null,
         h("span", {class: "meter"}, out ? t("table.out") : meter(i)));
     }));
-    if (info.you === null && info.status !== "open") parts.status.textContent = t("table.spectating");
+    const watching = t("table.spectating");
+    if (info.you === null && info.status !== "open") parts.status.textContent = watching;
+    else if (parts.status.textContent === watching) parts.status.textContent = "";  // seated again
   }
 
   function renderTurn() {
