@@ -130,6 +130,7 @@ def test_a_friend_joins_by_link_a_stranger_sees_nothing_and_seats_are_handed_ove
     leave(bob)
     token = bob.page.evaluate(f"() => localStorage.getItem('bluffdice.seat.{table}')")
     assert token is None
+    assert "You are watching." in bob.page.locator(".status").inner_text()
     assert bob.page.locator("#actions").inner_text() == ""
     bob.page.reload()
     bob.page.wait_for_selector("#turn:not(:empty)")
@@ -158,6 +159,7 @@ def test_a_friend_joins_by_link_a_stranger_sees_nothing_and_seats_are_handed_ove
     dee.page.click("#join")
     dee.page.wait_for_selector("#players li.me")
     assert dee.seat() == 2
+    assert "watching" not in dee.page.locator(".status").inner_text()
 
     # the game goes on to its end, with the bot in Bob's seat
     for _ in range(600):
