@@ -14,14 +14,15 @@ LOOPBACK = "127.0.0.1"
 
 
 class ScriptedDice:
-    """The first seat starts; rolls come from the list, in order."""
+    """Seat `first` starts (the first, by default); rolls come from the list, in order."""
 
-    def __init__(self, rolls: Iterable[int] = ()) -> None:
+    def __init__(self, rolls: Iterable[int] = (), first: int = 0) -> None:
         self.rolls = list(rolls)
+        self.first = first
 
     def draw(self, state: Any) -> Any:
         if state.phase == "seat":
-            return FirstPlayer(0)
+            return FirstPlayer(self.first)
         return Dice(self.rolls.pop(0))
 
 
@@ -103,6 +104,7 @@ def serve(
     rolls: Iterable[int] = (),
     timeout: float = 1.0,
     loop: Callable[[], asyncio.AbstractEventLoop] | None = None,
+    first: int = 0,
     **options: Any,
 ) -> None:
     """Run `test` against a fresh server on an ephemeral loopback port (on the event
@@ -111,7 +113,7 @@ def serve(
     async def main() -> None:
         server = MaexchenServer(
             Options(host=LOOPBACK, port=0, timeout=timeout, **options),
-            dice=ScriptedDice(rolls),
+            dice=ScriptedDice(rolls, first),
             shuffle=NoShuffle(),
         )
         address = await server.start()

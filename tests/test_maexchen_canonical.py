@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bluffdice.maexchen import wire as proto
-from bluffdice.maexchen.server import MaexchenServer
+from bluffdice.maexchen.server import MaexchenServer, canonical_order
 from tests.maexchen_support import registered, serve
 
 Address = tuple[str, int]
@@ -117,3 +117,53 @@ def test_require_secret_keeps_names_from_being_taken_over() -> None:
         await thief.expect("REGISTERED")
 
     serve(test, require_secret=True)
+
+
+def test_score_entries_come_in_the_canonical_order() -> None:
+    """A JavaScript object's key order, as the canonical server prints its scores: names
+    that read as array indices first, by value; every other name as it first scored,
+    which is the play order of the round it first played."""
+    assert canonical_order({"zed": 1, "42": 0, "amy": 2, "7": 3, "07": 1}) == [
+        ("7", 3),
+        ("42", 0),
+        ("zed", 1),
+        ("amy", 2),
+        ("07", 1),
+    ]
+
+    async def test(server: MaexchenServer, address: Address) -> None:
+        import asyncio
+
+        alice = await registered(address, "alice")
+        bob = await registered(address, "bob")
+        task = asyncio.create_task(server.play_round())
+        for player in (alice, bob):
+            player.send(f"JOIN;{await player.token('ROUND STARTING;')}")
+        # Seated alice, bob (no shuffle); the second seat starts: bob plays first
+        bob.send(f"ROLL;{await bob.token('YOUR TURN;')}")
+        bob.send(f"ANNOUNCE;3,1;{await bob.token('ROLLED;3,1;')}")
+        alice.send(f"SEE;{await alice.token('YOUR TURN;')}")
+        await task
+        line = await alice.recv()
+        while not line.startswith("SCORE;"):
+            line = await alice.recv()
+        assert line == "SCORE;bob:1,alice:0"
+
+    serve(test, rolls=[31], timeout=0.3, first=1)
+
+
+def test_every_registered_player_is_seated_unless_a_table_size_is_set() -> None:
+    """Twelve bots: the canonical server seats all twelve; --table-size 5 invites five."""
+    for size, invited in ((None, 12), (5, 5)):
+
+        async def test(server: MaexchenServer, address: Address, invited: int = invited) -> None:
+            import asyncio
+
+            clients = [await registered(address, f"bot{i}") for i in range(12)]
+            task = asyncio.create_task(server.play_round())
+            await asyncio.sleep(0.15)
+            await task
+            asked = [c for c in clients if any(x.startswith("ROUND STARTING;") for x in c.seen)]
+            assert len(asked) == invited
+
+        serve(test, timeout=0.05, table_size=size)

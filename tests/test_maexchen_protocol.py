@@ -96,8 +96,9 @@ def test_nobody_joins_the_round_is_canceled() -> None:
         started = time.monotonic()
         assert await server.play_round() is None
         assert time.monotonic() - started >= 0.1  # the whole window was waited out
-        await alice.expect("ROUND STARTING;*", "ROUND CANCELED;NO_PLAYERS")
-        await watcher.expect("ROUND CANCELED;NO_PLAYERS")  # never invited
+        # As the canonical server: the scores follow a cancellation (none yet here).
+        await alice.expect("ROUND STARTING;*", "ROUND CANCELED;NO_PLAYERS", "SCORE;")
+        await watcher.expect("ROUND CANCELED;NO_PLAYERS", "SCORE;")  # never invited
         assert server.round_number == 0
 
     serve(test, timeout=0.1)
@@ -111,10 +112,14 @@ def test_one_player_starts_and_is_canceled() -> None:
         task = await start_round(server, alice)
         await bob.recv()  # bob is invited but does not join
         assert await task is None
+        # As the canonical server: the lone joiner is scored for joining, and everybody
+        # hears the scores after the cancellation.
         for c in (alice, bob, watcher):
-            await c.expect("ROUND STARTED;1;alice", "ROUND CANCELED;ONLY_ONE_PLAYER")
+            await c.expect(
+                "ROUND STARTED;1;alice", "ROUND CANCELED;ONLY_ONE_PLAYER", "SCORE;alice:1"
+            )
         await watcher.quiet()
-        assert server.scores == {}  # nobody has played a round yet
+        assert server.scores == {"alice": 1}
 
     serve(test, timeout=0.1)
 
@@ -454,7 +459,7 @@ def test_late_answers_are_ignored() -> None:
         await bob.token("ROUND STARTING;")
         await starting
         alice.send(f"JOIN;{join}")
-        await alice.expect("ROUND CANCELED;NO_PLAYERS")
+        await alice.expect("ROUND CANCELED;NO_PLAYERS", "SCORE;alice:0,bob:1")
         await alice.quiet(0.1)
 
     serve(test, timeout=0.15)

@@ -67,11 +67,26 @@ def test_the_scoreboard_follows_a_contest_the_web_server_runs(tmp_path: Path) ->
             assert set(r["losers"]) <= set(r["order"]) == names
             assert r["reason"] in proto.REASONS and len(r["commitment"]) == 64
         assert later["fair"] and len(later["commitment"]["hex"]) == 64
+        assert later["secret"] is False  # names are not protected: the board says so
     # Leaving the web server stopped the contest and stored every round it played.
     summary = contest.summary()
     stored = ContestStore(store).rounds(1)
     assert len(stored) == summary["rounds"] >= later["rounds"]
     assert {line["name"]: line["score"] for line in summary["standings"]} == summary["scores"]
+    store.close()
+
+
+def test_the_scoreboard_says_whether_names_need_a_secret(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "secret.db"))
+    for required in (True, False):
+        contest = Contest(
+            Options(host="127.0.0.1", port=0, require_secret=required), database=store
+        )
+        assert Scoreboard(contest, "127.0.0.1:9000").data()["secret"] is required
+    script = (
+        Path(__file__).parent.parent / "src/bluffdice/server/static/scoreboard.js"
+    ).read_text()
+    assert "board.secret" in script and "board.noSecret" in script
     store.close()
 
 

@@ -111,6 +111,16 @@ def maexchen(
             "process can take a name over, not even from the same host.",
         ),
     ] = False,
+    table_size: Annotated[
+        int | None,
+        typer.Option(
+            min=2,
+            max=200,
+            help="At most this many players a round, a fair random sample of those "
+            "registered; default: every registered player plays every round, as the "
+            "canonical contest server seats them.",
+        ),
+    ] = None,
     strict: Annotated[
         bool,
         typer.Option(
@@ -191,6 +201,7 @@ def maexchen(
         rate=rate,
         strict=strict,
         require_secret=require_secret,
+        table_size=table_size,
         burst=max(rate / 10, 50.0),
         rounds=rounds,
         spin=spin / 1e6,

@@ -295,7 +295,9 @@ def _events(record: Any) -> list[Any]:
 def check_transcript(lines: list[str], players: set[str]) -> list[str]:
     """What a spectator's transcript says is wrong: every round starts, ends with one
     PLAYER LOST line of participants and a known reason, and the SCORE line after it is
-    the previous one plus 1 per participant minus 1 per loser."""
+    the previous one plus 1 per participant minus 1 per loser. A canceled round is
+    followed by SCORE too (as on the canonical server): unchanged, or 1 more for the
+    lone joiner of an ONLY_ONE_PLAYER round."""
     problems: list[str] = []
     scores: dict[str, int] = {}
     order: list[str] | None = None
@@ -309,7 +311,9 @@ def check_transcript(lines: list[str], players: set[str]) -> list[str]:
             if not set(order) <= players:
                 problems.append(f"line {number}: strangers in {line}")
         elif head == "ROUND CANCELED":
-            order = None
+            # scored as a round nobody lost: the lone joiner (ROUND STARTED) gets 1
+            order = order if order is not None and fields[1] == "ONLY_ONE_PLAYER" else []
+            losers = []
         elif head == "PLAYER LOST":
             losers = fields[1].split(",")
             if order is None or not set(losers) <= set(order) or fields[2] not in proto.REASONS:

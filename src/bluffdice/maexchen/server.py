@@ -50,10 +50,6 @@ from bluffdice.table.wire import Move, Prompt, Refused, Update, Welcome
 
 Address = tuple[str, int]
 
-MAX_SEATS = 10
-"""The engine seats 2 to 10 Mia players; with more registered, each round invites a
-fair random ten."""
-
 
 @dataclass(frozen=True)
 class Options:
@@ -78,6 +74,9 @@ class Options:
     """Datagrams per second one address may send (token bucket)."""
     burst: float = 500.0
     max_clients: int = 200
+    table_size: int | None = None
+    """At most this many players a round (a fair random sample of the registered);
+    None: every registered player is invited, as the canonical server does."""
     max_addresses: int = 4096
     """How many addresses the rate limiter tracks (the oldest are forgotten)."""
     send_buffer: int = 1 << 20
@@ -828,14 +827,19 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if not joined:
             self.stats.canceled += 1
             self._broadcast("ROUND CANCELED;NO_PLAYERS")
+            self._broadcast(proto.score_line(canonical_order(self.scores)))
             self._flush()
             await asyncio.sleep(self.options.idle_pause)
             return
         self.round_number += 1
         if len(joined) == 1:
+            # As the canonical server: the lone joiner is scored for joining, and
+            # everybody hears the scores after the cancellation.
             self.stats.canceled += 1
+            self.scores[joined[0]] = self.scores.get(joined[0], 0) + 1
             self._broadcast(f"ROUND STARTED;{self.round_number};{joined[0]}")
             self._broadcast("ROUND CANCELED;ONLY_ONE_PLAYER")
+            self._broadcast(proto.score_line(canonical_order(self.scores)))
             return
         try:
             self._held = await self._play(joined)
@@ -844,8 +848,9 @@ class MaexchenServer(asyncio.DatagramProtocol):
         self.stats.rounds += 1
 
     async def _invite(self, players: list[str]) -> list[str]:
-        if len(players) > MAX_SEATS:
-            players = self.shuffle.sample(players, MAX_SEATS)
+        size = self.options.table_size
+        if size is not None and len(players) > size:
+            players = self.shuffle.sample(players, size)
         self._joined = []
         self._invites = {}
         idle = self._idle_after
@@ -916,7 +921,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         order = tuple(seats[(starter + k) % n] for k in range(n))
         self._broadcast(f"ROUND STARTED;{self.round_number};{','.join(order)}")
         ruling = await self._turns(table)
-        points = dict.fromkeys(seats, 1)
+        points = dict.fromkeys(order, 1)  # new names enter the scores in play order
         if ruling is not None:
             losers: tuple[str, ...] = (ruling["player"],)
             reason = ruling["reason"]
@@ -925,7 +930,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         else:
             outcome = table.outcome()
             assert outcome is not None
-            points = {seats[s]: outcome.score[s] for s in range(n)}
+            points = {name: outcome.score[seats.index(name)] for name in order}
             penalties = self._penalties
             reason = proto.ENGINE_REASONS[penalties[0].reason]
             losers = tuple(sorted((seats[p.player] for p in penalties), key=order.index))
@@ -933,7 +938,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         for name, gained in points.items():
             self.scores[name] = self.scores.get(name, 0) + gained
         # As the canonical server: everybody who has played, and nobody else.
-        self._broadcast(proto.score_line(self.scores.items()))
+        self._broadcast(proto.score_line(canonical_order(self.scores)))
         number, scores = self.round_number, dict(self.scores)
 
         def book() -> PlayedRound:
@@ -1077,6 +1082,23 @@ def _line(event: Any, names: tuple[str, ...]) -> str | None:
     return None
 
 
+def canonical_order(scores: dict[str, int]) -> list[tuple[str, int]]:
+    """The scores in the canonical server's order: a JavaScript object's keys, so names
+    that read as array indices ("7", "42") first, by value, then every other name in
+    the order it first scored."""
+
+    def index(name: str) -> int | None:
+        if name.isascii() and name.isdigit() and (name == "0" or name[0] != "0"):
+            value = int(name)
+            if value < 2**32 - 1:
+                return value
+        return None
+
+    numbered = sorted((i, name) for name in scores if (i := index(name)) is not None)
+    first = [(name, scores[name]) for _, name in numbered]
+    return first + [(name, points) for name, points in scores.items() if index(name) is None]
+
+
 def _expire(future: asyncio.Future[proto.Answer | None]) -> None:
     if not future.done():
         future.set_result(None)
@@ -1121,7 +1143,6 @@ def dice_source(seed: int | None) -> tuple[DiceSource, random.Random]:
 
 
 __all__ = [
-    "MAX_SEATS",
     "Client",
     "MaexchenServer",
     "Options",

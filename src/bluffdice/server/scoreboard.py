@@ -67,6 +67,7 @@ class Scoreboard:
             "rounds": summary["rounds"],
             "rounds_per_second": summary["rounds_per_second"],
             "fair": contest.fair,
+            "secret": contest.server.options.require_secret,
             "commitment": (
                 None if commitment is None else {"round": commitment[0], "hex": commitment[1]}
             ),

@@ -64,11 +64,13 @@ from bluffdice.games.mia.rules import MiaRules
 from bluffdice.games.mia.values import JOKER, MIA, VALUES, Ranking, probability
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+MAX_PLAYERS = 200
+"""A Mäxchen contest seats every registered bot in one round, as the canonical contest
+server does."""
 
 _DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple((Dice(v), probability(v)) for v in VALUES)
 _SEAT_OUTCOMES = {
-    n: tuple((FirstPlayer(i), Fraction(1, n)) for i in range(n)) for n in range(2, MAX_PLAYERS + 1)
+    n: tuple((FirstPlayer(i), Fraction(1, n)) for i in range(n)) for n in range(2, 11)
 }
 """Who starts, for each number of players: one tuple each, so that a dice source's
 per-tuple cache (`table.dice`) serves every table instead of rebuilding per game."""
@@ -76,8 +78,10 @@ per-tuple cache (`table.dice`) serves every table instead of rebuilding per game
 
 def _seat_outcomes(players: int) -> tuple[tuple[FirstPlayer, Fraction], ...]:
     outcomes = _SEAT_OUTCOMES.get(players)
-    if outcomes is None:  # a player count outside 2..10 is refused elsewhere
+    if outcomes is None:  # a large contest table: made once, kept
         outcomes = tuple((FirstPlayer(i), Fraction(1, players)) for i in range(players))
+        if MIN_PLAYERS <= players <= MAX_PLAYERS:
+            _SEAT_OUTCOMES[players] = outcomes
     return outcomes
 
 
@@ -803,7 +807,7 @@ def _not_whole(number: object) -> str:
 
 
 def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
-    """A game at its first chance node (who starts); `players` from 2 to 10."""
+    """A game at its first chance node (who starts); `players` from 2 to 200."""
     chosen: MiaRules
     if isinstance(rules, str):
         from bluffdice.games.registry import parse_rules

@@ -83,7 +83,8 @@ function drawRounds(rounds) {
 function draw(board) {
   $("title").textContent = board.contest ? t("board.titleNumber", {contest: board.contest}) : t("board.title");
   document.title = $("title").textContent;
-  $("where").textContent = t("board.where", {address: board.address});
+  // whether names are safe from takeover: the organiser's --require-secret, said to all
+  $("where").textContent = `${t("board.where", {address: board.address})} · ${t(board.secret ? "board.secret" : "board.noSecret")}`;
   $("pace").textContent = t("board.pace", {
     rounds: board.rounds.toLocaleString(document.documentElement.lang),
     speed: board.rounds_per_second,
