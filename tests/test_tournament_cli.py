@@ -166,3 +166,16 @@ def test_a_checkout_run_through_pythonpath_hosts_python_bot_files_in_the_sandbox
     results = json.loads(done.stdout)
     assert results["faults"] == [], results["faults"]
     assert sum(b["games"] for b in results["bots"].values()) == 4
+
+
+def test_a_bot_that_another_plays_for_is_named_so_and_game_as_an_option_is_deprecated() -> None:
+    runner = CliRunner()
+    args = ["tournament", "--bots", "cfr,odds", "--games", "2", "--seed", "1", "--no-store"]
+    three = runner.invoke(app, [*args[:2], "cfr,odds,bayes", *args[3:], "--game", "liars-dice"])
+    assert three.exit_code == 0, three.output
+    assert "note: cfr plays as odds at these tables (3 seats" in three.stderr
+    assert "note: --game is deprecated; write the game first" in three.stderr
+    # Heads-up with one die each the solved policy plays itself: no note.
+    solved = runner.invoke(app, [*args, "--rules", "liars-dice(dice=1)"])
+    assert solved.exit_code == 0, solved.output
+    assert "plays as" not in solved.stderr and "deprecated" not in solved.stderr

@@ -200,6 +200,15 @@ def tournament(
         raise fail(str(exc)) from None
     if seed is not None and config.commands and guessable(seed):
         err.print(SHORT_SEED_WARNING.format(seed=seed), highlight=False, soft_wrap=True)
+    if game_option is not None:
+        err.print(
+            f"note: --game is deprecated; write the game first: bluffdice tournament "
+            f"{game_option} ...",
+            highlight=False,
+            soft_wrap=True,
+        )
+    for note in _stand_ins(parsed, config.bots, config.seats):
+        err.print(note, highlight=False, soft_wrap=True)
     created = _new_sqlite_file(db) if store else None
     database = open_store(db) if store else None
     tid = _start(database, config)
@@ -231,6 +240,26 @@ def _parsed_rules(game: str | None, game_option: str | None, rules: str | None) 
     if game is not None and game_option is not None and game != game_option:
         raise fail(f"GAME {game!r} and --game {game_option!r} disagree: give only GAME")
     return game_rules(game if game is not None else game_option, rules)
+
+
+def _stand_ins(parsed: Any, bots: tuple[str, ...], seats: int) -> list[str]:
+    """A note for each built-in bot that another bot plays for at these tables (`cfr`
+    at a Liar's Dice table of three: no solved policy there), so that a bot's name in
+    the results never promises more than it played."""
+    from bluffdice.bots.base import available_bots
+    from bluffdice.games.registry import game_of, rules_string
+
+    known = available_bots(game_of(parsed).name)
+    notes = []
+    for name in dict.fromkeys(bots):
+        cls = known.get(name)
+        other = cls.stand_in(parsed, seats) if cls is not None else None
+        if other:
+            notes.append(
+                f"note: {name} plays as {other} at these tables ({seats} seats, "
+                f"{rules_string(parsed)}): no policy of its own covers them"
+            )
+    return notes
 
 
 def _all_bots(parsed: Any) -> list[str]:
