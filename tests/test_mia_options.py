@@ -334,11 +334,15 @@ def test_score_mode_plus_one_per_round_minus_one_per_loss() -> None:
     assert game.state.result is not None and game.state.result.winners == (1,)
 
 
-def test_two_and_ten_players_work_and_eleven_do_not() -> None:
+def test_tables_offer_two_to_ten_players_and_a_contest_round_seats_up_to_200() -> None:
+    from bluffdice.games.registry import get_game
+
+    spec = get_game("mia")
+    assert (spec.min_players, spec.max_players) == (2, 10)  # the lobby, play, tournaments
     assert new_game("classic", 2).num_players == 2
-    assert new_game("classic", 10).num_players == 10
-    with pytest.raises(RuleError, match="2 to 10 players"):
-        new_game("classic", 11)
+    assert new_game("classic", 200).num_players == 200  # a Mäxchen round of every bot
+    with pytest.raises(RuleError, match="2 to 200 players"):
+        new_game("classic", 201)
 
 
 def test_the_batch_simulator_refuses_a_pass_limit_it_cannot_count() -> None:

@@ -64,9 +64,11 @@ from bluffdice.games.mia.rules import MiaRules
 from bluffdice.games.mia.values import JOKER, MIA, VALUES, Ranking, probability
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 200
-"""A Mäxchen contest seats every registered bot in one round, as the canonical contest
-server does."""
+MAX_PLAYERS = 10
+"""The players the lobby, `play` and tournaments offer."""
+MAX_SEATS = 200
+"""The players one game may seat: a Mäxchen contest seats every registered bot in one
+round, as the canonical contest server does (its client cap is 200)."""
 
 _DICE_OUTCOMES: tuple[tuple[Dice, Fraction], ...] = tuple((Dice(v), probability(v)) for v in VALUES)
 _SEAT_OUTCOMES = {
@@ -80,7 +82,7 @@ def _seat_outcomes(players: int) -> tuple[tuple[FirstPlayer, Fraction], ...]:
     outcomes = _SEAT_OUTCOMES.get(players)
     if outcomes is None:  # a large contest table: made once, kept
         outcomes = tuple((FirstPlayer(i), Fraction(1, players)) for i in range(players))
-        if MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if MIN_PLAYERS <= players <= MAX_SEATS:
             _SEAT_OUTCOMES[players] = outcomes
     return outcomes
 
@@ -815,6 +817,6 @@ def new_game(rules: MiaRules | str | None = None, players: int = 4) -> MiaState:
         chosen = parse_rules(rules, game="mia")
     else:
         chosen = rules or MiaRules()
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(f"Mia is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    if not MIN_PLAYERS <= players <= MAX_SEATS:
+        raise RuleError(f"Mia is played by {MIN_PLAYERS} to {MAX_SEATS} players, not {players}")
     return MiaState(rules=chosen, players=players)
