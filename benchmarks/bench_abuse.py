@@ -1,0 +1,380 @@
+"""A person's move latency on `bluffdice serve` while strangers abuse it (issue #31).
+
+    python benchmarks/bench_abuse.py                      # 3 idle and 3 abused phases of 8 s
+    python benchmarks/bench_abuse.py --pairs 2 --seconds 5
+
+One real `bluffdice serve` process with its default limits (SQLite in a temporary
+folder). One person's table of two seats, both played by a scripted websocket client from
+127.0.0.1, moves as a person would (a short think, then a legal move); its latency is
+from sending a move to both seats having its update. Phases alternate in one run: idle
+(the person alone) and abused, where a second process attacks from other loopback
+addresses (127.0.0.2 and up) as fast as it can: table creates (people's tables, then
+bot-only ones), websocket floods (held open, then churned), bodies over the limit (by
+Content-Length and streamed) and reviews of games it finished itself. The attack shares
+the machine with the server, as a stranger's script on the same host would. Printed: the
+latency of each kind of phase, the ratio of their p99s (target: within 2x), what the
+attacks were answered, and the server's memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import multiprocessing.synchronize
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+PERSON = "127.0.0.1"
+ATTACKERS = [f"127.0.0.{n}" for n in range(2, 250)]
+THINK = 0.07
+"""Seconds the person thinks before each move (two seats stay under the server's
+limit of messages a second per connection)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """`bluffdice serve` as served: every limit at its default."""
+    port = free_port()
+    command = [sys.executable, "-m", "bluffdice", "serve", "--port", str(port)]
+    command += ["--db", str(folder / "abuse.db"), "--bot-delay", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    address = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://{address}/api/tables", timeout=1)
+            return process, address
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("error: the server did not start in 120 s")
+
+
+def client(address: str, source: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    return httpx.AsyncClient(base_url=f"http://{address}", transport=transport, timeout=30)
+
+
+# --- the person --------------------------------------------------------------------------
+
+
+class Person:
+    """Plays two seats of one table, table after table; keeps each move's latency under
+    the phase it was sent in."""
+
+    def __init__(self, address: str, phase: Callable[[], str]) -> None:
+        self.address = address
+        self.phase = phase
+        self.latencies: dict[str, list[float]] = {}
+        self.flight: dict[int, tuple[float, str, set[int]]] = {}
+        self.stopped = False
+
+    async def play(self) -> None:
+        async with client(self.address, PERSON) as http:
+            while not self.stopped:
+                body = {"rules": "mia(lives=99)", "seats": [{"kind": "human"}] * 2, "name": "Ann"}
+                made = (await http.post("/api/tables", json=body)).json()
+                table = made["id"]
+                bob = (await http.post(f"/api/tables/{table}/join", json={"name": "Bob"})).json()
+                seats = []
+                for token in (made["token"], bob["token"]):
+                    ws = await connect(f"ws://{self.address}/ws/{table}", local_addr=(PERSON, 0))
+                    await ws.send(json.dumps({"type": "hello", "token": token}))
+                    seats.append(ws)
+                self.flight.clear()
+                readers = [asyncio.create_task(self.seat(n, ws)) for n, ws in enumerate(seats)]
+                await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
+                for task in readers:
+                    task.cancel()
+                for ws in seats:
+                    await ws.close()
+
+    async def seat(self, seat: int, ws: ClientConnection) -> None:
+        """Read one seat's frames until its table ends (the game's length is capped)."""
+        while not self.stopped:
+            for message in json.loads(await ws.recv()):
+                kind = message["type"]
+                if kind == "update":
+                    self.heard(seat, message["state_id"])
+                elif kind == "prompt":
+                    asyncio.get_running_loop().call_later(THINK, self.move, ws, message)
+                elif kind == "table" and message["status"] in ("finished", "abandoned"):
+                    return
+
+    def move(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
+        if self.stopped:
+            return
+        actions = prompt["view"]["legal_actions"]
+        action = next((a for a in actions if a.get("type") != "mia.look"), actions[0])
+        self.flight[prompt["state_id"]] = (time.perf_counter(), self.phase(), set())
+        move = {"type": "move", "state_id": prompt["state_id"], "action": action}
+        asyncio.ensure_future(ws.send(json.dumps(move)))
+
+    def heard(self, seat: int, state_id: int) -> None:
+        """An update to state U tells a seat of every move made at a state before U."""
+        for before, (sent, phase, seen) in list(self.flight.items()):
+            if before < state_id:
+                seen.add(seat)
+                if len(seen) == 2:
+                    del self.flight[before]
+                    self.latencies.setdefault(phase, []).append(time.perf_counter() - sent)
+
+
+# --- the strangers -----------------------------------------------------------------------
+
+
+class Attack:
+    """The abuses, each a loop that runs while `on` is set; what each was answered is
+    counted as "kind: answer"."""
+
+    def __init__(self, address: str, on: multiprocessing.synchronize.Event) -> None:
+        self.address = address
+        self.on = on
+        self.answers: Counter[str] = Counter()
+        self.next_source = 0
+
+    def source(self) -> str:
+        self.next_source = (self.next_source + 1) % len(ATTACKERS)
+        return ATTACKERS[self.next_source]
+
+    async def active(self) -> None:
+        while not self.on.is_set():
+            await asyncio.sleep(0.05)
+
+    async def creates(self) -> None:
+        people = {"rules": "mia", "seats": [{"kind": "human"}] * 2, "name": "x", "listed": True}
+        bots = {"rules": "mia", "seats": [{"kind": "bot", "bot": "honest"}] * 2}
+        while True:
+            await self.active()
+            async with client(self.address, self.source()) as http:
+                for body in (people, bots):
+                    answer = await http.post("/api/tables", json=body)
+                    kind = "create" if body is people else "create bots"
+                    self.answers[f"{kind}: {answer.status_code}"] += 1
+                self.answers[f"list: {(await http.get('/api/tables')).status_code}"] += 1
+
+    async def sockets(self, table: str) -> None:
+        """Connections from one address: up to the cap and one over, held a moment."""
+        while True:
+            await self.active()
+            source = self.source()
+            held: list[ClientConnection] = []
+            try:
+                for _ in range(55):  # the default cap per address is 50
+                    ws = await connect(f"ws://{self.address}/ws/{table}", local_addr=(source, 0))
+                    held.append(ws)
+                    await ws.send(json.dumps({"type": "hello", "token": None}))
+                    first = json.loads(await ws.recv())[0]
+                    self.answers[f"websocket: {first.get('code', first['type'])}"] += 1
+            except (WebSocketException, OSError) as error:
+                self.answers[f"websocket: {type(error).__name__}"] += 1
+            await asyncio.sleep(0.2)
+            for ws in held:
+                await ws.close()
+
+    async def bodies(self) -> None:
+        host, port = self.address.split(":")
+        heads = [
+            "Content-Length: 800000000\r\n",  # 800 MB announced, none sent
+            "Transfer-Encoding: chunked\r\n",  # streamed until cut off
+        ]
+        while True:
+            for head in heads:
+                await self.active()
+                reader, writer = await asyncio.open_connection(
+                    host, int(port), local_addr=(self.source(), 0)
+                )
+                writer.write(
+                    f"POST /api/tables HTTP/1.1\r\nHost: {self.address}\r\n{head}\r\n".encode()
+                )
+                answer = asyncio.ensure_future(reader.readline())
+                try:
+                    for _ in range(256):  # 4 MiB at most
+                        if answer.done() or "chunked" not in head:
+                            break
+                        writer.write(b"4000\r\n" + b"x" * 0x4000 + b"\r\n")
+                        await writer.drain()
+                    status = (await asyncio.wait_for(answer, 30)).decode().split(" ")[1:2]
+                except (ConnectionError, TimeoutError, IndexError):
+                    status = ["no answer"]
+                finally:
+                    writer.close()
+                self.answers[f"body: {''.join(status)}"] += 1
+
+    async def reviews(self) -> None:
+        """Finish a short game against a bot, then ask for its review three times at once."""
+        body = {
+            "rules": "mia(lives=1)",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
+        }
+        while True:
+            await self.active()
+            async with client(self.address, self.source()) as http:
+                made = (await http.post("/api/tables", json={**body, "name": "x"})).json()
+                if "id" not in made:
+                    self.answers["review game: refused"] += 1
+                    await asyncio.sleep(0.5)
+                    continue
+                ws = await connect(f"ws://{self.address}/ws/{made['id']}")
+                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                over = False
+                while not over:
+                    for message in json.loads(await ws.recv()):
+                        if message["type"] == "prompt":
+                            action = message["view"]["legal_actions"][0]
+                            move = {
+                                "type": "move",
+                                "state_id": message["state_id"],
+                                "action": action,
+                            }
+                            await ws.send(json.dumps(move))
+                        over = over or (
+                            message["type"] == "table" and message["status"] == "finished"
+                        )
+                await ws.close()
+                asked = [http.get(f"/api/replays/{made['id']}/review") for _ in range(3)]
+                for answer in await asyncio.gather(*asked):
+                    self.answers[f"review: {answer.status_code}"] += 1
+
+    async def run(self, stop: multiprocessing.synchronize.Event) -> Counter[str]:
+        async with client(self.address, ATTACKERS[-1]) as http:
+            body = {"rules": "mia", "seats": [{"kind": "human"}] * 2, "name": "x"}
+            target = (await http.post("/api/tables", json=body)).json()["id"]
+        loops: list[Callable[[], Coroutine[Any, Any, None]]] = [
+            self.creates,
+            self.creates,
+            lambda: self.sockets(target),
+            lambda: self.sockets("no-such-table"),
+            self.bodies,
+            self.reviews,
+        ]
+        tasks = [asyncio.ensure_future(loop()) for loop in loops]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+            for n, task in enumerate(tasks):
+                if task.done():  # an attack that failed is counted and starts over
+                    self.answers[f"attack failed: {task.exception()!r}"[:60]] += 1
+                    tasks[n] = asyncio.ensure_future(loops[n]())
+        for task in tasks:
+            task.cancel()
+        return self.answers
+
+
+def attacker(
+    address: str,
+    on: multiprocessing.synchronize.Event,
+    stop: multiprocessing.synchronize.Event,
+    out: Any,
+) -> None:
+    answers = asyncio.run(Attack(address, on).run(stop))
+    out.put(dict(answers))
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+def percentile_ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+async def phases(
+    address: str, pid: int, pairs: int, seconds: float, on: multiprocessing.synchronize.Event
+) -> tuple[Person, list[tuple[str, float]]]:
+    current = ["warm-up"]
+    person = Person(address, lambda: current[0])
+    playing = asyncio.ensure_future(person.play())
+    await asyncio.sleep(3.0)
+    memory = [("start", rss_mib(pid))]
+    for n in range(pairs):
+        for phase in ("idle", "abused"):
+            if phase == "abused":
+                on.set()
+            print(f"... pair {n + 1}/{pairs}: {phase}", file=sys.stderr, flush=True)
+            current[0] = phase
+            await asyncio.sleep(seconds)
+            current[0] = "between"
+            on.clear()
+            memory.append((f"after {phase} {n + 1}", rss_mib(pid)))
+            await asyncio.sleep(1.0)  # the attack's last requests drain
+    person.stopped = True
+    playing.cancel()
+    return person, memory
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=3, help="idle and abused phases, alternating")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds of each phase")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
+    process, address = start_server(folder)
+    context = multiprocessing.get_context("spawn")
+    on, stop, out = context.Event(), context.Event(), context.Queue()
+    strangers = context.Process(target=attacker, args=(address, on, stop, out))
+    strangers.start()
+    try:
+        person, memory = asyncio.run(phases(address, process.pid, args.pairs, args.seconds, on))
+        stop.set()
+        answers: dict[str, int] = out.get(timeout=60)
+        strangers.join(30)
+        with httpx.Client(base_url=f"http://{address}") as http:
+            alive = http.get("/api/tables").status_code
+    finally:
+        stop.set()
+        if strangers.is_alive():
+            strangers.kill()
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"machine: {os.cpu_count()} CPUs (shared with the clients), load average {load}")
+    print(f"{'phase':>8} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    p99 = {}
+    for phase in ("idle", "abused"):
+        lat = person.latencies.get(phase, [])
+        p99[phase] = percentile_ms(lat, 0.99)
+        print(
+            f"{phase:>8} {len(lat):>6} {percentile_ms(lat, 0.5):>7.1f} {p99[phase]:>7.1f} "
+            f"{max(lat, default=float('nan')) * 1000:>7.1f}"
+        )
+    ratio = p99["abused"] / p99["idle"]
+    print(f"p99 abused / idle: {ratio:.2f} (target: within 2x)")
+    print("the attacks were answered:")
+    for kind, count in sorted(answers.items()):
+        print(f"  {kind:<40} {count:>7}")
+    print("server RSS: " + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in memory))
+    print(f"the server answers /api/tables afterwards: {alive}")
+
+
+if __name__ == "__main__":
+    main()
