@@ -88,15 +88,19 @@ def client(address: str, source: str) -> httpx.AsyncClient:
 # --- the person --------------------------------------------------------------------------
 
 
+Flight = dict[int, tuple[float, str, set[int]]]
+"""One table's moves in flight: the state each was made at, and when, in which phase,
+and which seats have heard of it."""
+
+
 class Person:
-    """Plays two seats of one table, table after table; keeps each move's latency under
-    the phase it was sent in."""
+    """Plays both seats of a table, table after table (each `play` is one such table at a
+    time); keeps each move's latency under the phase it was sent in."""
 
     def __init__(self, address: str, phase: Callable[[], str]) -> None:
         self.address = address
         self.phase = phase
         self.latencies: dict[str, list[float]] = {}
-        self.flight: dict[int, tuple[float, str, set[int]]] = {}
         self.stopped = False
 
     async def play(self) -> None:
@@ -111,42 +115,44 @@ class Person:
                     ws = await connect(f"ws://{self.address}/ws/{table}", local_addr=(PERSON, 0))
                     await ws.send(json.dumps({"type": "hello", "token": token}))
                     seats.append(ws)
-                self.flight.clear()
-                readers = [asyncio.create_task(self.seat(n, ws)) for n, ws in enumerate(seats)]
+                flight: Flight = {}
+                readers = [
+                    asyncio.create_task(self.seat(n, ws, flight)) for n, ws in enumerate(seats)
+                ]
                 await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
                 for task in readers:
                     task.cancel()
                 for ws in seats:
                     await ws.close()
 
-    async def seat(self, seat: int, ws: ClientConnection) -> None:
+    async def seat(self, seat: int, ws: ClientConnection, flight: Flight) -> None:
         """Read one seat's frames until its table ends (the game's length is capped)."""
         while not self.stopped:
             for message in json.loads(await ws.recv()):
                 kind = message["type"]
                 if kind == "update":
-                    self.heard(seat, message["state_id"])
+                    self.heard(seat, message["state_id"], flight)
                 elif kind == "prompt":
-                    asyncio.get_running_loop().call_later(THINK, self.move, ws, message)
+                    asyncio.get_running_loop().call_later(THINK, self.move, ws, message, flight)
                 elif kind == "table" and message["status"] in ("finished", "abandoned"):
                     return
 
-    def move(self, ws: ClientConnection, prompt: dict[str, Any]) -> None:
+    def move(self, ws: ClientConnection, prompt: dict[str, Any], flight: Flight) -> None:
         if self.stopped:
             return
         actions = prompt["view"]["legal_actions"]
         action = next((a for a in actions if a.get("type") != "mia.look"), actions[0])
-        self.flight[prompt["state_id"]] = (time.perf_counter(), self.phase(), set())
+        flight[prompt["state_id"]] = (time.perf_counter(), self.phase(), set())
         move = {"type": "move", "state_id": prompt["state_id"], "action": action}
         asyncio.ensure_future(ws.send(json.dumps(move)))
 
-    def heard(self, seat: int, state_id: int) -> None:
+    def heard(self, seat: int, state_id: int, flight: Flight) -> None:
         """An update to state U tells a seat of every move made at a state before U."""
-        for before, (sent, phase, seen) in list(self.flight.items()):
+        for before, (sent, phase, seen) in list(flight.items()):
             if before < state_id:
                 seen.add(seat)
                 if len(seen) == 2:
-                    del self.flight[before]
+                    del flight[before]
                     self.latencies.setdefault(phase, []).append(time.perf_counter() - sent)
 
 
@@ -322,11 +328,16 @@ def percentile_ms(values: list[float], q: float) -> float:
 
 
 async def phases(
-    address: str, pid: int, pairs: int, seconds: float, on: multiprocessing.synchronize.Event
+    address: str,
+    pid: int,
+    pairs: int,
+    seconds: float,
+    people: int,
+    on: multiprocessing.synchronize.Event,
 ) -> tuple[Person, list[tuple[str, float]]]:
     current = ["warm-up"]
     person = Person(address, lambda: current[0])
-    playing = asyncio.ensure_future(person.play())
+    playing = [asyncio.ensure_future(person.play()) for _ in range(people)]
     await asyncio.sleep(3.0)
     memory = [("start", rss_mib(pid))]
     for n in range(pairs):
@@ -334,14 +345,15 @@ async def phases(
             if phase == "abused":
                 on.set()
             print(f"... pair {n + 1}/{pairs}: {phase}", file=sys.stderr, flush=True)
-            current[0] = phase
+            current[0] = f"{phase} {n + 1}"
             await asyncio.sleep(seconds)
             current[0] = "between"
             on.clear()
             memory.append((f"after {phase} {n + 1}", rss_mib(pid)))
             await asyncio.sleep(1.0)  # the attack's last requests drain
     person.stopped = True
-    playing.cancel()
+    for task in playing:
+        task.cancel()
     return person, memory
 
 
@@ -349,6 +361,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=3, help="idle and abused phases, alternating")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds of each phase")
+    parser.add_argument(
+        "--people", type=int, default=3, help="tables of one person (two seats) each"
+    )
     parser.add_argument(
         "--attacks",
         nargs="+",
@@ -364,7 +379,9 @@ def main() -> None:
     strangers = context.Process(target=attacker, args=(address, on, stop, out, args.attacks))
     strangers.start()
     try:
-        person, memory = asyncio.run(phases(address, process.pid, args.pairs, args.seconds, on))
+        person, memory = asyncio.run(
+            phases(address, process.pid, args.pairs, args.seconds, args.people, on)
+        )
         stop.set()
         answers: dict[str, int] = out.get(timeout=60)
         strangers.join(30)
@@ -379,14 +396,16 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} CPUs (shared with the clients), load average {load}")
-    print(f"{'phase':>8} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
-    p99 = {}
-    for phase in ("idle", "abused"):
-        lat = person.latencies.get(phase, [])
-        p99[phase] = percentile_ms(lat, 0.99)
+    print(f"{'phase':>10} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    by_kind: dict[str, list[float]] = {"idle": [], "abused": []}
+    rows = [(name, lat) for name, lat in person.latencies.items() if name.split()[0] in by_kind]
+    for name, lat in rows:
+        by_kind[name.split()[0]] += lat
+    p99 = {kind: percentile_ms(lat, 0.99) for kind, lat in by_kind.items()}
+    for name, lat in [*rows, *by_kind.items()]:
         print(
-            f"{phase:>8} {len(lat):>6} {percentile_ms(lat, 0.5):>7.1f} {p99[phase]:>7.1f} "
-            f"{max(lat, default=float('nan')) * 1000:>7.1f}"
+            f"{name:>10} {len(lat):>6} {percentile_ms(lat, 0.5):>7.1f} "
+            f"{percentile_ms(lat, 0.99):>7.1f} {max(lat, default=float('nan')) * 1000:>7.1f}"
         )
     ratio = p99["abused"] / p99["idle"]
     print(f"p99 abused / idle: {ratio:.2f} (target: within 2x)")
