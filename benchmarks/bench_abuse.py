@@ -54,6 +54,13 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds the process has used (user and system)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pid: int) -> float:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -200,7 +207,11 @@ class Attack:
             held: list[ClientConnection] = []
             for _ in range(55):  # the default cap per address is 50
                 try:
-                    ws = await connect(f"ws://{self.address}/ws/{table}", local_addr=(source, 0))
+                    # every frame read as it comes (the table's info after each join):
+                    # a client that stops reading never sees the server's close
+                    ws = await connect(
+                        f"ws://{self.address}/ws/{table}", local_addr=(source, 0), max_queue=None
+                    )
                 except (WebSocketException, OSError) as error:
                     self.answers[f"websocket: {type(error).__name__}"] += 1
                     continue
@@ -334,19 +345,22 @@ async def phases(
     seconds: float,
     people: int,
     on: multiprocessing.synchronize.Event,
-) -> tuple[Person, list[tuple[str, float]]]:
+) -> tuple[Person, list[tuple[str, float]], dict[str, float]]:
     current = ["warm-up"]
     person = Person(address, lambda: current[0])
     playing = [asyncio.ensure_future(person.play()) for _ in range(people)]
     await asyncio.sleep(3.0)
     memory = [("start", rss_mib(pid))]
+    busy: dict[str, float] = {}
     for n in range(pairs):
         for phase in ("idle", "abused"):
             if phase == "abused":
                 on.set()
             print(f"... pair {n + 1}/{pairs}: {phase}", file=sys.stderr, flush=True)
-            current[0] = f"{phase} {n + 1}"
+            name = current[0] = f"{phase} {n + 1}"
+            cpu = cpu_seconds(pid)
             await asyncio.sleep(seconds)
+            busy[name] = 100 * (cpu_seconds(pid) - cpu) / seconds
             current[0] = "between"
             on.clear()
             memory.append((f"after {phase} {n + 1}", rss_mib(pid)))
@@ -354,7 +368,7 @@ async def phases(
     person.stopped = True
     for task in playing:
         task.cancel()
-    return person, memory
+    return person, memory, busy
 
 
 def main() -> None:
@@ -379,7 +393,7 @@ def main() -> None:
     strangers = context.Process(target=attacker, args=(address, on, stop, out, args.attacks))
     strangers.start()
     try:
-        person, memory = asyncio.run(
+        person, memory, busy = asyncio.run(
             phases(address, process.pid, args.pairs, args.seconds, args.people, on)
         )
         stop.set()
@@ -396,7 +410,9 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} CPUs (shared with the clients), load average {load}")
-    print(f"{'phase':>10} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    print(
+        f"{'phase':>10} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'server CPU':>10}"
+    )
     by_kind: dict[str, list[float]] = {"idle": [], "abused": []}
     rows = [(name, lat) for name, lat in person.latencies.items() if name.split()[0] in by_kind]
     for name, lat in rows:
@@ -405,7 +421,8 @@ def main() -> None:
     for name, lat in [*rows, *by_kind.items()]:
         print(
             f"{name:>10} {len(lat):>6} {percentile_ms(lat, 0.5):>7.1f} "
-            f"{percentile_ms(lat, 0.99):>7.1f} {max(lat, default=float('nan')) * 1000:>7.1f}"
+            f"{percentile_ms(lat, 0.99):>7.1f} {max(lat, default=float('nan')) * 1000:>7.1f} "
+            + (f"{busy[name]:>9.0f}%" if name in busy else "")
         )
     ratio = p99["abused"] / p99["idle"]
     print(f"p99 abused / idle: {ratio:.2f} (target: within 2x)")
