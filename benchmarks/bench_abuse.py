@@ -11,7 +11,8 @@ from sending a move to both seats having its update. Phases alternate in one run
 addresses (127.0.0.2 and up) as fast as it can: table creates (people's tables, then
 bot-only ones), websocket floods (held open, then churned), bodies over the limit (by
 Content-Length and streamed) and reviews of games it finished itself. The attack shares
-the machine with the server, as a stranger's script on the same host would. Printed: the
+the machine with the server, as a stranger's script on the same host would (`--decoy`
+sends it to a second server instead: the slowdown that remains is the machine's). Printed: the
 latency of each kind of phase, the ratio of their p99s (target: within 2x), what the
 attacks were answered, and the server's memory.
 """
@@ -73,6 +74,7 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     """`bluffdice serve` as served: every limit at its default."""
     port = free_port()
     command = [sys.executable, "-m", "bluffdice", "serve", "--port", str(port)]
+    folder.mkdir(exist_ok=True)
     command += ["--db", str(folder / "abuse.db"), "--bot-delay", "0"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     address = f"127.0.0.1:{port}"
@@ -379,6 +381,12 @@ def main() -> None:
         "--people", type=int, default=3, help="tables of one person (two seats) each"
     )
     parser.add_argument(
+        "--decoy",
+        action="store_true",
+        help="the control: the strangers attack a second server process instead, so what "
+        "remains of the slowdown is the machine's (its CPUs shared), not the server's",
+    )
+    parser.add_argument(
         "--attacks",
         nargs="+",
         choices=ATTACKS,
@@ -388,9 +396,11 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
     process, address = start_server(folder)
+    decoy = start_server(folder / "decoy") if args.decoy else None
+    target = address if decoy is None else decoy[1]
     context = multiprocessing.get_context("spawn")
     on, stop, out = context.Event(), context.Event(), context.Queue()
-    strangers = context.Process(target=attacker, args=(address, on, stop, out, args.attacks))
+    strangers = context.Process(target=attacker, args=(target, on, stop, out, args.attacks))
     strangers.start()
     try:
         person, memory, busy = asyncio.run(
@@ -405,8 +415,9 @@ def main() -> None:
         stop.set()
         if strangers.is_alive():
             strangers.kill()
-        process.terminate()
-        process.wait(10)
+        for server in (process, *([] if decoy is None else [decoy[0]])):
+            server.terminate()
+            server.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} CPUs (shared with the clients), load average {load}")
@@ -431,6 +442,8 @@ def main() -> None:
         print(f"  {kind:<40} {count:>7}")
     print("server RSS: " + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in memory))
     print(f"the server answers /api/tables afterwards: {alive}")
+    if decoy is not None:
+        print("(--decoy: the attacks went to a second server; the person's did not see them)")
 
 
 if __name__ == "__main__":
