@@ -469,17 +469,17 @@ def test_reviews_beyond_the_running_and_the_queued_are_refused_as_busy(
 
 def test_an_open_table_expires_after_open_seconds(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with serving(tmp_path, Limits(open_seconds=0.5)) as (address, server):
+        async with serving(tmp_path, Limits(open_seconds=1.0)) as (address, server):
             hall = hall_of(server)
             async with http(address) as client:
                 made = (await client.post("/api/tables", json=body())).json()  # Bob never comes
                 viewer = await socket(address, made["id"], made["token"])
                 await viewer.until(lambda m: m["type"] == "table")
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.5)
                 playing, _ = await running_table(client)  # filled: it does not expire
                 kept = snapshot(hall)["tables"][playing]
                 assert hall.sweep() == 0
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.7)
                 assert hall.sweep() == 1
                 told = await viewer.until(lambda m: m["type"] == "table" and "abandoned" in m)
                 assert told["abandoned"] == "expired"
@@ -497,14 +497,14 @@ def test_an_open_table_expires_after_open_seconds(tmp_path: Path) -> None:
 
 def test_a_running_table_expires_after_idle_seconds_without_a_step(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with serving(tmp_path, Limits(idle_seconds=0.6)) as (address, server):
+        async with serving(tmp_path, Limits(idle_seconds=1.0)) as (address, server):
             hall = hall_of(server)
             async with http(address) as client:
                 idle, _ = await running_table(client)
                 busy, tokens = await running_table(client)
                 waiting = (await client.post("/api/tables", json=body())).json()["id"]
                 seats = [await socket(address, busy, t) for t in tokens]
-                await asyncio.sleep(0.4)
+                await asyncio.sleep(0.6)
                 turn = await seats[0].until(lambda m: m["type"] == "turn")
                 mover = seats[turn["seat"]]
                 prompt = await mover.until(lambda m: m["type"] == "prompt")
@@ -513,7 +513,7 @@ def test_a_running_table_expires_after_idle_seconds_without_a_step(tmp_path: Pat
                     json.dumps({"type": "move", "state_id": prompt["state_id"], "action": action})
                 )
                 await mover.until(lambda m: m["type"] == "update")
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.5)
                 kept = {k: v for k, v in snapshot(hall)["tables"].items() if k != idle}
                 assert hall.sweep() == 1
                 assert hall.store is not None
