@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -29,7 +29,8 @@ from bluffdice.server.hints import hint
 from bluffdice.server.kinds import MessageKind
 from bluffdice.server.refusals import HallError, clean_name, token_digest
 from bluffdice.server.seats import BrowserSeat, HouseBot
-from bluffdice.store.tables import StoredStep
+from bluffdice.server.limits import Limits
+from bluffdice.store.tables import StoredStep, TableStore
 from bluffdice.table import (
     DiceSource,
     Entry,
@@ -51,8 +52,37 @@ from bluffdice.table.fair import (
 from bluffdice.table.host import Host, Seat, Timer, Timers
 from bluffdice.table.replay import rebuild as rebuild_record
 
-if TYPE_CHECKING:
-    from bluffdice.server.hall import Hall
+
+class TableHall(Protocol):
+    """What a table needs of its hall (`server.hall.Hall`). A protocol of this module,
+    not the hall's class: the hall imports this module, and a compiled dataclass must
+    find its fields' types at run time."""
+
+    store: TableStore | None
+    limits: Limits
+    dice: Callable[[], DiceSource]
+    bot_delay: float
+    tables: dict[str, LiveTable]
+
+    def save(self, live: LiveTable, **values: Any) -> None: ...
+
+    def write_step(self, table_id: str, n: int, actor: int, text: str) -> None: ...
+
+    def finished(self, live: LiveTable) -> None: ...
+
+    def guard(self, live: LiveTable, work: Callable[[], None]) -> None: ...
+
+    def info_due(self, live: LiveTable) -> None: ...
+
+    def open_table(
+        self,
+        rules: str,
+        players: int,
+        limit: float | None,
+        seats: list[SeatSpec],
+        fair: bool = False,
+        listed: bool = False,
+    ) -> LiveTable: ...
 
 
 @dataclass
@@ -126,7 +156,7 @@ def rebuild(
 class LiveTable:
     """One table of the hall, from its open seats to its result."""
 
-    hall: Hall
+    hall: TableHall
     id: str
     rules: str
     players: int
