@@ -27,9 +27,9 @@ from bluffdice.games.registry import game_of, parse_rules
 from bluffdice.server.connections import MAX_MESSAGE, STRIKES, Connection, message
 from bluffdice.server.hints import hint
 from bluffdice.server.kinds import MessageKind
+from bluffdice.server.limits import Limits
 from bluffdice.server.refusals import HallError, clean_name, token_digest
 from bluffdice.server.seats import BrowserSeat, HouseBot
-from bluffdice.server.limits import Limits
 from bluffdice.store.tables import StoredStep, TableStore
 from bluffdice.table import (
     DiceSource,
