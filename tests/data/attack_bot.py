@@ -51,20 +51,31 @@ def regions(pid: int) -> list[tuple[int, int]]:
     return found
 
 
+CHUNK = 8 << 20
+"""Bytes read at a time: an attacker under a memory limit reads a large region in
+pieces (each overlaps the last by a canary's length, so none is cut in two)."""
+OVERLAP = 64
+
+
+def chunks(start: int, end: int) -> list[tuple[int, int]]:
+    return [(at, min(end, at + CHUNK + OVERLAP)) for at in range(start, end, CHUNK)]
+
+
 def scan_mem(pid: int) -> str | None:
     try:
         mem = open(f"/proc/{pid}/mem", "rb", buffering=0)  # noqa: SIM115
     except OSError:
         return None
     with mem:
-        for start, end in regions(pid):
-            try:
-                mem.seek(start)
-                hit = CANARY.search(mem.read(end - start))
-            except (OSError, ValueError, OverflowError):
-                continue
-            if hit:
-                return hit.group(1).decode()
+        for region in regions(pid):
+            for start, end in chunks(*region):
+                try:
+                    mem.seek(start)
+                    hit = CANARY.search(mem.read(end - start))
+                except (OSError, ValueError, OverflowError):
+                    break
+                if hit:
+                    return hit.group(1).decode()
     return None
 
 
@@ -73,13 +84,15 @@ class IOVec(ctypes.Structure):
 
 
 def scan_vm(pid: int) -> str | None:
-    for start, end in regions(pid):
-        size = end - start
-        buffer = ctypes.create_string_buffer(size)
-        local = IOVec(ctypes.cast(buffer, ctypes.c_void_p), size)
-        remote = IOVec(start, size)
-        got = LIBC.process_vm_readv(pid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
-        if got > 0:
+    buffer = ctypes.create_string_buffer(CHUNK + OVERLAP)
+    for region in regions(pid):
+        for start, end in chunks(*region):
+            size = end - start
+            local = IOVec(ctypes.cast(buffer, ctypes.c_void_p), size)
+            remote = IOVec(start, size)
+            got = LIBC.process_vm_readv(pid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
+            if got <= 0:
+                break
             hit = CANARY.search(buffer.raw[:got])
             if hit:
                 return hit.group(1).decode()
