@@ -143,7 +143,7 @@ def wait_for_server(process: subprocess.Popen[bytes], port: int, log: Path) -> s
 def child_maexchen(size: float, seconds: float) -> dict[str, Any]:
     """Rounds per second of the bare Mäxchen server, 4 bots, early start."""
     import bench_maexchen
-    from bluffdice.maexchen.server import loop_factory
+    from bench_maexchen import loop_factory  # the tree's own, old or new
 
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
         row = runner.run(bench_maexchen._speed(int(size), True, seconds))

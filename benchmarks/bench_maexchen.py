@@ -35,15 +35,32 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from bluffdice.maexchen.contest import Contest
-from bluffdice.maexchen.load import check_rounds, check_transcript, fuzz, spectator, swarm
-from bluffdice.maexchen.server import (
-    MaexchenServer,
-    Options,
-    PlayedRound,
-    dice_source,
-    loop_factory,
-)
+try:
+    from bluffdice.maexchen.contest import Contest
+    from bluffdice.maexchen.load import check_rounds, check_transcript, fuzz, spectator, swarm
+    from bluffdice.maexchen.server import (
+        MaexchenServer,
+        Options,
+        PlayedRound,
+        dice_source,
+        loop_factory,
+    )
+except ImportError:  # a tree from before the package moved (bench_host.py's "before")
+    from bluffdice.protocol.maexchen_contest import Contest  # type: ignore[no-redef]
+    from bluffdice.protocol.maexchen_load import (  # type: ignore[no-redef]
+        check_rounds,
+        check_transcript,
+        fuzz,
+        spectator,
+        swarm,
+    )
+    from bluffdice.protocol.maexchen_server import (  # type: ignore[no-redef]
+        MaexchenServer,
+        Options,
+        PlayedRound,
+        dice_source,
+        loop_factory,
+    )
 from bluffdice.store import Store
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"

@@ -42,7 +42,11 @@ import msgspec
 
 from bluffdice.errors import BluffdiceError
 from bluffdice.plotting import check_plot_path, save_figure
-from bluffdice.server.connections import BURST, RATE
+
+try:
+    from bluffdice.server.connections import BURST, RATE
+except ImportError:  # a tree from before the hall was split (bench_host.py's "before")
+    from bluffdice.server.hall import BURST, RATE  # type: ignore[no-redef,attr-defined]
 
 RULES = "mia(lives=99)"
 """Long games: no table finishes while it is measured."""
@@ -504,7 +508,11 @@ def loop_name() -> str:
 def server_build(python: str) -> str:
     """`mypyc` when that interpreter's bluffdice has its per-move path compiled (the
     optional build, docs/web.md), else `pure`; an error if it has no bluffdice."""
-    probe = "import bluffdice.server.tables as h; print(h.__file__)"
+    probe = (
+        "try:\n import bluffdice.server.tables as h\n"
+        "except ImportError:\n import bluffdice.server.hall as h\n"
+        "print(h.__file__)"
+    )
     try:
         found = subprocess.run([python, "-c", probe], capture_output=True, text=True)
     except OSError as error:
