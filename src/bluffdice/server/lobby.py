@@ -6,40 +6,29 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.registry import get_game, parse_rules, rules_string
-from bluffdice.server.limits import Limits
-from bluffdice.server.persistence import KEEP_FINISHED
+from bluffdice.server.persistence import KEEP_FINISHED, HallPart
 from bluffdice.server.refusals import HallError, clean_name, token_digest
 from bluffdice.server.tables import LiveTable, SeatSpec, game_name
-from bluffdice.store.tables import StoredTable, TableStore
+from bluffdice.store.tables import StoredTable
 from bluffdice.table import Table
 from bluffdice.table.fair import commitment_of
 
 if TYPE_CHECKING:
-    from bluffdice.server.hall import Hall
+    pass
 
 MIN_LIMIT, MAX_LIMIT = 1.0, 3600.0
 
 
-class Lobby:
-    """The lobby side of `Hall`: creating, listing, replaying and reviewing tables.
+class Lobby(HallPart):
+    """The lobby side of `Hall`: creating, listing, replaying and reviewing tables."""
 
-    A base class of `Hall`, never made on its own: the attributes annotated here are the
-    hall's, set in `Hall.__init__`."""
-
-    store: TableStore | None
-    limits: Limits
-    tables: dict[str, LiveTable]
     server_seed: Callable[[], bytes]
     _unloaded: dict[str, StoredTable]
-
-    def hall(self) -> Hall:
-        """The hall this is part of (for the tables it makes)."""
-        return cast("Hall", self)
 
     def _start_lobby(self) -> None:
         self._reviews: dict[str, dict[str, Any]] = {}

@@ -32,11 +32,9 @@ KEEP_FINISHED: Final = 100
 older ones live in the store."""
 
 
-class Persistence:
-    """The store side of `Hall`: group commit at the end of each turn, and resuming.
-
-    A base class of `Hall`, never made on its own: the attributes annotated here are the
-    hall's, set in `Hall.__init__`."""
+class HallPart:
+    """A part of `Hall` (its persistence, its lobby), never made on its own: the
+    attributes annotated here are the hall's, set in `Hall.__init__`."""
 
     store: TableStore | None
     limits: Limits
@@ -45,6 +43,10 @@ class Persistence:
     def hall(self) -> Hall:
         """The hall this is part of (for the tables it makes)."""
         return cast("Hall", self)
+
+
+class Persistence(HallPart):
+    """The store side of `Hall`: group commit at the end of each turn, and resuming."""
 
     def _start_persistence(self) -> None:
         self.unwritten: list[dict[str, Any]] = []
