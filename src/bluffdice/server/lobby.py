@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
@@ -18,8 +18,6 @@ from bluffdice.store.tables import StoredTable
 from bluffdice.table import Table
 from bluffdice.table.fair import commitment_of
 
-if TYPE_CHECKING:
-    pass
 
 MIN_LIMIT, MAX_LIMIT = 1.0, 3600.0
 
