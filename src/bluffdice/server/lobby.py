@@ -18,7 +18,6 @@ from bluffdice.store.tables import StoredTable
 from bluffdice.table import Table
 from bluffdice.table.fair import commitment_of
 
-
 MIN_LIMIT, MAX_LIMIT = 1.0, 3600.0
 
 
