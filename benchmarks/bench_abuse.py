@@ -26,7 +26,6 @@ import multiprocessing
 import multiprocessing.synchronize
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,9 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+import bench_server
+from bench_server import cpu_seconds, rss_mib
+
 PERSON = "127.0.0.1"
 ATTACKERS = [f"127.0.0.{n}" for n in range(2, 250)]
 ATTACKS = ["creates", "sockets", "bodies", "reviews"]
@@ -48,45 +50,10 @@ THINK = 0.07
 limit of messages a second per connection)."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds the process has used (user and system)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """`bluffdice serve` as served: every limit at its default."""
-    port = free_port()
-    command = [sys.executable, "-m", "bluffdice", "serve", "--port", str(port)]
-    folder.mkdir(exist_ok=True)
-    command += ["--db", str(folder / "abuse.db"), "--bot-delay", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    address = f"127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://{address}/api/tables", timeout=1)
-            return process, address
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("error: the server did not start in 120 s")
+    """`bluffdice serve` as served: every limit at its default; its host:port."""
+    process, base = bench_server.start_server(folder, as_served=True)
+    return process, base.removeprefix("http://")
 
 
 def client(address: str, source: str) -> httpx.AsyncClient:
@@ -336,8 +303,7 @@ def attacker(
 
 
 def percentile_ms(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+    return bench_server.percentile_ms(sorted(values), q)
 
 
 async def phases(

@@ -523,9 +523,13 @@ def server_build(python: str) -> str:
 
 
 def start_server(
-    folder: Path, python: str, limits: bool = True
+    folder: Path, python: str = sys.executable, limits: bool = True, as_served: bool = False
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """`bluffdice serve` in its own process and its base URL, once it answers. Its limits
+    are on, but for the per-address caps (every client here is 127.0.0.1); `as_served`
+    keeps those too (bench_abuse.py), `limits=False` drops them all."""
     port = free_port()
+    folder.mkdir(parents=True, exist_ok=True)
     command = [
         python,
         "-c",
@@ -537,17 +541,13 @@ def start_server(
         str(folder / "bench.db"),
         "--bot-delay",
         "0",
+    ]
+    if not as_served:
         # Every client comes from 127.0.0.1 here: the per-address caps would stop the
         # benchmark at 10 tables; every other limit stays on, as served.
-        "--limit",
-        "tables_per_address=1000000",
-        "--limit",
-        "connections_per_address=1000000",
-        "--limit",
-        "tables=1000000",
-        "--limit",
-        "connections_per_table=1000000",
-    ]
+        for cap in ("tables_per_address", "connections_per_address", "tables"):
+            command += ["--limit", f"{cap}=1000000"]
+        command += ["--limit", "connections_per_table=1000000"]
     if not limits:
         command.append("--no-limits")
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
