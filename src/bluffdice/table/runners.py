@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bluffdice.games.base import Event, Outcome
-from bluffdice.table.entry import Entry
+from bluffdice.games.base import Outcome
 from bluffdice.table.host import Host, HostStopped, Policy
 from bluffdice.table.seats import BotSeat
 from bluffdice.table.table import Table
@@ -40,7 +39,3 @@ def run_sync(table: Table, agents: Sequence[Agent]) -> Outcome | None:
     except HostStopped as stop:
         reason = stop.refusal.reason if stop.refusal is not None else str(stop)
         raise AgentError(stop.fault.seat, f"made an illegal move {stop.action}: {reason}") from None
-
-
-def events_of(entries: Sequence[Entry]) -> list[Event]:
-    return [e for entry in entries for e in entry.events]
