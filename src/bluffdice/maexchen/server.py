@@ -708,6 +708,11 @@ class MaexchenServer(asyncio.DatagramProtocol):
         else:
             self._outbox.extend([(data, address) for address in self._by_address])
 
+    def _broadcast_scores(self) -> None:
+        """The SCORE line, after every round (a canceled one too), as the canonical
+        server sends it."""
+        self._broadcast(proto.score_line(canonical_order(self.scores)))
+
     def _token(self) -> str:
         """16 hex digits from the operating system's generator, fetched 2 KiB at a time
         (one system call per 256 tokens instead of one per token)."""
@@ -827,7 +832,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         if not joined:
             self.stats.canceled += 1
             self._broadcast("ROUND CANCELED;NO_PLAYERS")
-            self._broadcast(proto.score_line(canonical_order(self.scores)))
+            self._broadcast_scores()
             self._flush()
             await asyncio.sleep(self.options.idle_pause)
             return
@@ -839,7 +844,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
             self.scores[joined[0]] = self.scores.get(joined[0], 0) + 1
             self._broadcast(f"ROUND STARTED;{self.round_number};{joined[0]}")
             self._broadcast("ROUND CANCELED;ONLY_ONE_PLAYER")
-            self._broadcast(proto.score_line(canonical_order(self.scores)))
+            self._broadcast_scores()
             return
         try:
             self._held = await self._play(joined)
@@ -938,7 +943,7 @@ class MaexchenServer(asyncio.DatagramProtocol):
         for name, gained in points.items():
             self.scores[name] = self.scores.get(name, 0) + gained
         # As the canonical server: everybody who has played, and nobody else.
-        self._broadcast(proto.score_line(canonical_order(self.scores)))
+        self._broadcast_scores()
         number, scores = self.round_number, dict(self.scores)
 
         def book() -> PlayedRound:
