@@ -198,28 +198,38 @@ def _contest_board(
     return Scoreboard(contest)
 
 
-def _check_tcp_port(host: str, port: int) -> None:
-    """Fail with one clear line before the link is printed if the port is taken (uvicorn
-    would say so only after the "Open http://..." line, and by its errno alone)."""
+def _bind_error(host: str, port: int, kind: int) -> OSError | None:
+    """Why `host:port` cannot be bound for `kind` (SOCK_STREAM or SOCK_DGRAM), or None:
+    checked before anything starts, so a taken port is one clear line, not an error from
+    inside the running server."""
     import socket
 
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        infos = socket.getaddrinfo(host, port, type=kind)
+        with socket.socket(infos[0][0], kind) as probe:
+            if kind == socket.SOCK_STREAM:  # as uvicorn binds it
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(infos[0][4])
     except OSError as exc:
-        raise fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+        return exc
+    return None
+
+
+def _check_tcp_port(host: str, port: int) -> None:
+    """Fail before the link is printed if the port is taken (uvicorn would say so only
+    after the "Open http://..." line, and by its errno alone)."""
+    import socket
+
+    exc = _bind_error(host, port, socket.SOCK_STREAM)
+    if exc is not None:
+        raise fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
 
 
 def _check_udp_port(host: str, port: int) -> None:
-    """Fail now, with a clear line, if the contest's UDP port cannot be bound (the
-    contest itself starts inside the web server, where the error would be obscure)."""
+    """Fail now if the contest's UDP port cannot be bound (the contest itself starts
+    inside the web server, where the error would be obscure)."""
     import socket
 
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_DGRAM)
-        with socket.socket(infos[0][0], socket.SOCK_DGRAM) as probe:
-            probe.bind(infos[0][4])
-    except OSError as exc:
-        raise fail(f"cannot listen for the Mäxchen contest on udp {host}:{port}: {exc}") from None
+    exc = _bind_error(host, port, socket.SOCK_DGRAM)
+    if exc is not None:
+        raise fail(f"cannot listen for the Mäxchen contest on udp {host}:{port}: {exc}")
