@@ -595,3 +595,31 @@ def test_a_restart_over_thousands_of_stored_tables_serves_at_once(tmp_path: Path
                 assert listing["total"] == count // 2 and len(listing["tables"]) == 20
 
     run(scenario)
+
+
+def test_a_restart_keeps_every_link_working_beyond_the_tables_it_resumes(
+    tmp_path: Path,
+) -> None:
+    """A restart loads only the newest `limits.tables` open tables; an older one is
+    loaded when its link is opened, so a friend's invite never stops working."""
+    ids = store_open_tables(tmp_path / "serve.db", 30)
+    limits = Limits(tables=10, resume_batch=50)
+
+    async def scenario() -> None:
+        async with serving(tmp_path, limits) as (address, server):
+            hall = hall_of(server)
+            async with http(address) as client:
+                await client.get("/api/tables")
+                deadline = time.monotonic() + 10
+                while len(hall.tables) < 10 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                resumed = set(hall.tables)
+                assert len(resumed) == 10
+                older = [t for t in ids if t not in resumed]
+                assert len(older) == 20
+                for table_id in older[:5]:
+                    info = await client.get(f"/api/tables/{table_id}")
+                    assert info.status_code == 200 and info.json()["status"] == "open"
+                assert (await client.get("/api/tables/nosuchtable")).status_code == 404
+
+    run(scenario)

@@ -240,12 +240,14 @@ class Persistence(HallPart):
         return live
 
     def find(self, table_id: str) -> LiveTable | None:
-        """A table in memory, or a finished one loaded from the store (old links work)."""
+        """A table in memory, or one loaded from the store: every link keeps working after
+        a restart, also one to an open or running table older than the newest
+        `limits.tables` that the restart resumed (its player came back for it)."""
         live = self.tables.get(table_id)
         if live is None and table_id in self._unloaded:
             return self._load(self._unloaded.pop(table_id))
         if live is None and self.store is not None and len(table_id) <= 32:
             stored = self.store.get(table_id)
-            if stored is not None and stored.status == "finished":
+            if stored is not None and stored.status in ("open", "running", "finished"):
                 live = self._load(stored)
         return live
