@@ -252,3 +252,29 @@ def test_a_solved_rounds_title_in_the_reviews_words_is_the_solvers_own() -> None
             specs.append(MiaRoundSpec(ranking, passing, 3 if passing else 0, mia_end, beat, at_cap))
     for spec in specs:
         assert str(policy_title(spec)) == spec.describe()
+
+
+def test_a_review_of_every_seat_names_the_player_and_one_of_your_own_says_you() -> None:
+    """The replay page reviews every seat for whoever watches: a bot's decision reads
+    "honest held 53", not "you held 53"; `bluffdice review` of your seat keeps "you"."""
+    import random
+
+    from bluffdice.bots import load_bot
+    from bluffdice.review import review_game
+    from bluffdice.table import Table, run_sync, seeded
+
+    rules = parse_rules("classic")
+    bots = [load_bot(name, "mia", random.Random(i)) for i, name in enumerate(["honest", "shark"])]
+    table = Table(rules, 2, dice=seeded(random.Random(11)), names=["honest", "shark"])
+    run_sync(table, bots)
+    for seat, name in enumerate(["honest", "shark"]):
+        own = review_game(table.record, seat, table.names)
+        about = review_game(table.record, seat, table.names, about=True)
+        assert [r.choice for r in own.ratings] == [r.choice for r in about.ratings]
+        said = [str(part) for r in about.ratings for part in (r.situation, r.knew, r.truth)]
+        assert any(f"{name} held" in s or f"{name}'s dice" in s for s in said), said[:6]
+        assert not any(s.startswith(("you ", "your ")) for s in said), said[:6]
+        mine = [str(r.knew) for r in own.ratings]
+        assert any(s.startswith(("you", "your")) for s in mine), mine[:6]
+        keys = {getattr(r.knew, "key", "") for r in about.ratings}
+        assert keys and all(k.endswith(".they") for k in keys), keys

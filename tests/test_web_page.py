@@ -246,7 +246,8 @@ def odds_fit(page: Any) -> bool:
 
 def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F811
     """The announce picker starts at your roll; the odds fit in a short box; the log is
-    newest first with no numbers; the review shows flags as yes and no."""
+    newest first with no numbers; the review shows flags as yes and no, and says each
+    decision of its player by name (a bot's is not "you held 53")."""
     rng = random.Random(9)
     eve = Player(browser, "Eve")
     table = create_table(eve, server, "mia", ["", "honest"], lives=5)
@@ -282,12 +283,14 @@ def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F8
     page.wait_for_selector("#models h2")
     page.click("#replay-first")
     flags = []
+    ratings = []  # each decision's words are about its player by name, never "you"
     for _ in range(400):
         for line in page.locator("#rating .figures li").all_inner_texts():
             label, _, value = line.partition(": ")
             if label in ("truthful", "model believes", "claim true"):
                 flags.append(value)
-        if len(flags) >= 3:
+        ratings.append(page.locator("#rating").inner_text())
+        if len(flags) >= 3 and any("honest held" in r for r in ratings):
             break
         if page.locator("#replay-step").inner_text().startswith("Step "):
             n, total = page.locator("#replay-step").inner_text().split()[1::2]
@@ -296,6 +299,10 @@ def test_the_mia_table_papercuts(server: str, browser: Any) -> None:  # noqa: F8
         page.click("#replay-next")
     assert flags, "no flag was shown in the review"
     assert set(flags) <= {"yes", "no"}, flags
+    assert any("honest held" in r or "honest's dice" in r for r in ratings), ratings[:5]
+    assert not any(w in r for r in ratings for w in ("you held", "your dice", "you lied")), [
+        r for r in ratings if "you" in r
+    ][:3]
     assert get(f"{server}/api/replays/{table}")["names"] == ["Eve", "honest"]
     assert not eve.errors, eve.errors
     eve.context.close()

@@ -90,7 +90,7 @@ class CommonHandRater(Rater):
             kind = "claim"
         situation: str
         if view.phase == "raise":
-            situation = Phrase("rv.ch.raise", claim=poker_hand(last.key)) if last else ""
+            situation = self.said("rv.ch.raise", claim=poker_hand(last.key)) if last else ""
         elif last is not None:
             situation = Phrase("rv.ch.facing", claim=poker_hand(last.key))
         else:
@@ -102,7 +102,7 @@ class CommonHandRater(Rater):
             kind=kind,
             situation=situation,
             choice=str(action),
-            knew=Phrase("rv.ch.knew", dice=hand_text(own), hand=poker_hand(mine)),
+            knew=self.said("rv.ch.knew", dice=hand_text(own), hand=poker_hand(mine)),
             model=UNIFORM,
         )
         if last is not None and view.phase == "claim":

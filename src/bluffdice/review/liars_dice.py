@@ -120,7 +120,7 @@ class LiarsDiceRater(Rater):
             if last
             else Phrase("rv.ld.open", total=view.total),
             choice=str(action),
-            knew=Phrase("rv.knew.dice", dice=" ".join(map(str, view.my_dice))),
+            knew=self.said("rv.knew.dice", dice=" ".join(map(str, view.my_dice))),
             model=BINOMIAL,
         )
         if view.bid is not None:

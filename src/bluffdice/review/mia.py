@@ -123,13 +123,13 @@ class MiaRater(Rater):
             if previous is not None
             else Phrase(f"{said}.open", player=player, value=value),
             choice=str(action),
-            knew=Phrase("rv.mia.knew.unseen"),
+            knew=self.said("rv.mia.knew.unseen"),
         )
         known = view.my_dice
         ranking = self.rules.ranking
         if known is not None:
             short = ranking.rank(known) < ranking.rank(last.value)
-            rating.knew = Phrase("rv.mia.knew.seen", dice=self._value(known))
+            rating.knew = self.said("rv.mia.knew.seen", dice=self._value(known))
             rating.figures["p_challenge_wins"] = 1.0 if short else 0.0
             rating.model = Phrase("rv.model.exact")
             rating.note = Phrase("rv.mia.note.short" if short else "rv.mia.note.hold")
@@ -188,18 +188,18 @@ class MiaRater(Rater):
             step=step,
             round=view.round,
             kind="announce",
-            situation=Phrase(situation, **shown, previous=self._value(previous))
+            situation=self.said(situation, **shown, previous=self._value(previous))
             if previous is not None
-            else Phrase(f"{situation}.open", **shown),
+            else self.said(f"{situation}.open", **shown),
             choice=str(action),
-            knew=Phrase("rv.knew.dice", **shown) if shown else Phrase("rv.mia.knew.blind"),
+            knew=self.said("rv.knew.dice", **shown) if shown else self.said("rv.mia.knew.blind"),
         )
         rolls = {dice: Fraction(1)} if dice is not None else roll_distribution(self.rules)
         ranking = self.rules.ranking
         if dice is not None:
             truthful = ranking.rank(dice) >= ranking.rank(action.value)
             rating.figures["truthful"] = 1.0 if truthful else 0.0
-            rating.truth = Phrase("rv.mia.truth.told" if truthful else "rv.mia.truth.lied")
+            rating.truth = self.said("rv.mia.truth.told" if truthful else "rv.mia.truth.lied")
         else:
             rating.note = Phrase("rv.mia.note.blind")
         if action.value != MIA:

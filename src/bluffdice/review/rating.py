@@ -99,6 +99,16 @@ class Rater:
         """Each model the ratings use, by name, with what it assumes."""
         self.names: list[str] = []
         """The seats' names (set by the walk)."""
+        self.speaker: str | None = None
+        """Whom the sentences are about: None says "you" (a player's review of their own
+        seat); a name words them about that player (a replay's review of every seat,
+        read by whoever watches it)."""
+
+    def said(self, key: str, **params: Any) -> Phrase:
+        """The sentence `key` about the rated player, as `speaker` says."""
+        if self.speaker is None:
+            return Phrase(key, **params)
+        return Phrase(f"{key}.they", who=self.speaker, **params)
 
     def rate(
         self, number: int, step: int, before: GameState, seat: int, action: Any

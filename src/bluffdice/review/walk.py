@@ -37,8 +37,12 @@ def _flag_disagreement(rating: Rating) -> None:
         )
 
 
-def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -> Review:
-    """Rebuild `record` at a table and rate every decision of `seat`."""
+def review_game(
+    record: Record, seat: int, names: Sequence[str] | None = None, *, about: bool = False
+) -> Review:
+    """Rebuild `record` at a table and rate every decision of `seat`: said to its player
+    ("you held 53"), or with `about` said of it by name ("Ann held 53"), as a replay
+    watched by anyone needs."""
     from bluffdice.games.registry import get_game
     from bluffdice.table.replay import rebuild
 
@@ -47,6 +51,7 @@ def review_game(record: Record, seat: int, names: Sequence[str] | None = None) -
     table = rebuild(record, names=names)
     rater = rater_for(record)
     rater.names = list(table.names)
+    rater.speaker = table.names[seat] if about else None
     ratings: list[Rating] = []
     before: GameState = table.initial
     pending: Rating | None = None  # a rating waiting for the truth of its round

@@ -114,6 +114,24 @@ TEMPLATES: dict[str, str] = {
     "rv.ch.knew": "your dice: {dice} ({hand})",
     "rv.ch.truth.made": "the claimer's dice {dice} made {claim}",
     "rv.ch.truth.missed": "the claimer's dice {dice} did not make {claim}",
+    # the same sentences about a named player (`Rater.speaker`: the server's review of
+    # every seat), keyed `<key>.they`
+    "rv.knew.dice.they": "{who}'s dice: {dice}",
+    "rv.mia.knew.unseen.they": "{who} had not seen the dice",
+    "rv.mia.knew.seen.they": "{who} had seen the dice under the cup: {dice}",
+    "rv.mia.announce.they": "{who} held {dice}, announcing over {previous}",
+    "rv.mia.announce.open.they": "{who} held {dice}, announcing to open the round",
+    "rv.mia.announce.unseen.they": (
+        "{who} held dice they did not look at, announcing over {previous}"
+    ),
+    "rv.mia.announce.unseen.open.they": (
+        "{who} held dice they did not look at, announcing to open the round"
+    ),
+    "rv.mia.knew.blind.they": "{who} announced blind",
+    "rv.mia.truth.told.they": "{who} told the truth",
+    "rv.mia.truth.lied.they": "{who} lied",
+    "rv.ch.raise.they": "after {who}'s reroll, owing a claim above {claim}",
+    "rv.ch.knew.they": "{who}'s dice: {dice} ({hand})",
 }
 
 

@@ -211,7 +211,7 @@ class Lobby(HallPart):
         reason = None
         try:
             for seat in range(table.players):
-                reviewed = review_game(table.record, seat, table.names).to_json()
+                reviewed = review_game(table.record, seat, table.names, about=True).to_json()
                 models.update(reviewed["models"])
                 models_said.update(reviewed["models_said"])
                 for row in reviewed["ratings"]:
