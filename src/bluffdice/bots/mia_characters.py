@@ -1,8 +1,8 @@
-"""Mia players with a "character", as seed 000 describes them: the notorious liar, the
-constantly lucky roller, the one who targets a player further down the chain.
+"""Mia players with a "character", as people at a real table have them: the notorious
+liar, the constantly lucky roller, the one who targets a player further down the chain.
 
-A character is predictable on purpose: that is what the seed says gives a table its
-psychology, and it is what the `adaptive` bot learns to exploit.
+A character is predictable on purpose: that is what gives a table its psychology, and it
+is what the `adaptive` bot learns to exploit.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Common hand: two-player Liar's Dice with poker dice (seed 003's 'common hand')."""
+"""Common hand: two-player Liar's Dice with poker dice, both players bidding on one hand."""
 
 from bluffdice.games.common_hand import actions, state
 from bluffdice.games.common_hand.actions import (
