@@ -1,4 +1,4 @@
-"""Common hand: two-player Liar's Dice with poker dice, both players bidding on one hand."""
+"""Common hand: two-player Liar's Dice with poker dice, one hand passed between the players."""
 
 from bluffdice.games.common_hand import actions, state
 from bluffdice.games.common_hand.actions import (
