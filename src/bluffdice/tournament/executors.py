@@ -7,6 +7,7 @@ depend on the executor: each game carries its own seeds.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -64,7 +65,10 @@ class RayExecutor:
     """Runs the chunks as Ray tasks: on the cluster at `RAY_ADDRESS`, else a local Ray.
 
     The cluster's workers must be able to import bluffdice (and any bot file given by
-    path must exist on them at the same path).
+    path must exist on them at the same path). A chunk whose node dies is played again
+    on another (Ray retries a task lost with its node, up to MAX_LOSSES times): each game
+    carries its seeds, so the results are those of the local run. A bot's own failure is
+    a result, never retried.
     """
 
     def __init__(self, address: str | None = None) -> None:
@@ -82,21 +86,26 @@ class RayExecutor:
     ) -> Iterator[list[GameResult]]:
         ray = self._ray
         started_here = not ray.is_initialized()
-        if started_here:
-            ray.init(address=self.address or None, include_dashboard=False, log_to_driver=False)
-        try:
-            task = ray.remote(play_chunk)
-            ahead = IN_FLIGHT * max(1, int(ray.cluster_resources().get("CPU", 1)))
-            window: deque[Any] = deque()
-            for chunk in chunks:
-                window.append(task.remote(list(chunk), rules_text))
-                if len(window) >= ahead:
-                    yield ray.get(window.popleft())
-            while window:
-                yield ray.get(window.popleft())
-        finally:
+        # Ray's driver prints what its nodes report (a node lost, a task retried) to
+        # standard output; --json keeps that for the results alone
+        with contextlib.redirect_stdout(sys.stderr):
             if started_here:
-                ray.shutdown()
+                ray.init(
+                    address=self.address or None, include_dashboard=False, log_to_driver=False
+                )
+            try:
+                task = ray.remote(max_retries=MAX_LOSSES, retry_exceptions=False)(play_chunk)
+                ahead = IN_FLIGHT * max(1, int(ray.cluster_resources().get("CPU", 1)))
+                window: deque[Any] = deque()
+                for chunk in chunks:
+                    window.append(task.remote(list(chunk), rules_text))
+                    if len(window) >= ahead:
+                        yield ray.get(window.popleft())
+                while window:
+                    yield ray.get(window.popleft())
+            finally:
+                if started_here:
+                    ray.shutdown()
 
 
 def make_executor(kind: str, workers: int) -> Executor:
