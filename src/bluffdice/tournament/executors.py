@@ -90,9 +90,7 @@ class RayExecutor:
         # standard output; --json keeps that for the results alone
         with contextlib.redirect_stdout(sys.stderr):
             if started_here:
-                ray.init(
-                    address=self.address or None, include_dashboard=False, log_to_driver=False
-                )
+                ray.init(address=self.address or None, include_dashboard=False, log_to_driver=False)
             try:
                 task = ray.remote(max_retries=MAX_LOSSES, retry_exceptions=False)(play_chunk)
                 ahead = IN_FLIGHT * max(1, int(ray.cluster_resources().get("CPU", 1)))
