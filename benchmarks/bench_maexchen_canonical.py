@@ -19,8 +19,9 @@ output, which goes to /dev/null here). The runs alternate, the order swapped eve
 neither. Rounds are counted as the bots hear them (`PLAYER LOST` lines), the servers'
 CPU time is read from /proc of their processes.
 
-Figures depend on the machine and on what else runs on it: the `others` column says how
-many cores other processes used meanwhile; quote it with the ratio.
+Figures depend on the machine and on what else runs on it: the `others` and `steal`
+columns say how many cores other processes and the hypervisor took meanwhile; quote them
+with the ratio.
 """
 
 from __future__ import annotations
@@ -111,21 +112,21 @@ def bots_process(port: int, seconds: float, rounds: Synchronized[int]) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         for key, _ in selector.select(1.0):
-            sock, state = key.fileobj, key.data
-            assert isinstance(sock, socket.socket)
+            ready, state = key.fileobj, key.data
+            assert isinstance(ready, socket.socket)
             while True:
                 try:
-                    data = sock.recv(1024)
+                    data = ready.recv(1024)
                 except BlockingIOError:
                     break
                 except OSError:
                     break  # the server went away for a moment: ICMP port unreachable
                 if data.startswith(b"ROUND STARTING;"):
-                    sock.send(b"JOIN;" + data[15:])
+                    ready.send(b"JOIN;" + data[15:])
                 elif data.startswith(b"YOUR TURN;"):
-                    sock.send(turn[state[1]] + data[10:])
+                    ready.send(turn[state[1]] + data[10:])
                 elif data.startswith(b"ROLLED;"):
-                    sock.send(claims[(state[1], data[7:10])] + data[11:])
+                    ready.send(claims[(state[1], data[7:10])] + data[11:])
                 elif data.startswith(b"ANNOUNCED;"):
                     state[1] = values[data[-3:]]
                 elif data.startswith(b"ROUND STARTED;"):
@@ -258,12 +259,12 @@ def measure(start: Callable[[int], Server], seconds: float, warmup: float) -> di
         time.sleep(warmup)
         assert bots.pid is not None, "the bots' process has started"
         before = (rounds.value, cpu_seconds(server.pid), cpu_seconds(bots.pid))
-        busy, _ = machine_cpu()
+        busy, steal = machine_cpu()
         started = time.perf_counter()
         time.sleep(seconds)
         after = (rounds.value, cpu_seconds(server.pid), cpu_seconds(bots.pid))
         elapsed = time.perf_counter() - started
-        busy_after, _ = machine_cpu()
+        busy_after, steal_after = machine_cpu()
     finally:
         bots.terminate()
         bots.join(5)
@@ -277,6 +278,7 @@ def measure(start: Callable[[int], Server], seconds: float, warmup: float) -> di
         "bots cpu": 1000 * bots_cpu / played if played else float("nan"),
         "server busy": server_cpu / elapsed,
         "others": (busy_after - busy - server_cpu - bots_cpu) / elapsed,
+        "steal": (steal_after - steal) / elapsed,
     }
 
 
@@ -328,13 +330,13 @@ def main() -> None:
     )
     print(
         f"{'pair':>4}  {'server':<9} {'rounds':>7} {'rounds/s':>9} {'server CPU s':>12} "
-        f"{'bots CPU s':>10} {'busy':>5} {'others':>6}"
+        f"{'bots CPU s':>10} {'busy':>5} {'others':>6} {'steal':>5}"
     )
     for r in rows:
         print(
             f"{r['pair']:>4}  {r['server']:<9} {r['rounds']:>7} {r['rounds/s']:>9.1f} "
             f"{r['server cpu']:>12.3f} {r['bots cpu']:>10.3f} {r['server busy']:>5.0%} "
-            f"{r['others']:>6.2f}"
+            f"{r['others']:>6.2f} {r['steal']:>5.2f}"
         )
     speed, cpu = [], []
     for pair in range(1, max(1, args.pairs) + 1):
@@ -352,7 +354,7 @@ def main() -> None:
     print(
         "server/bots CPU s: CPU seconds per 1,000 rounds of the server's and of the bots' "
         "process; busy: the server's CPU over the wall time; others: cores that other "
-        "processes used meanwhile"
+        "processes used meanwhile; steal: cores the hypervisor took meanwhile"
     )
 
 
