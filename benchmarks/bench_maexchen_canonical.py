@@ -325,8 +325,9 @@ def main() -> None:
             )
     print(
         f"\n{BOTS} bots (the example bot's strategy, precomputed, one process), early start, "
-        f"127.0.0.1; {args.pairs} pairs of {args.seconds:.0f} s, alternating; load average "
-        f"before: {load}, {os.cpu_count()} CPUs"
+        f"127.0.0.1; bluffdice on {loop_factory().__module__.split('.')[0]}'s event loop; "
+        f"{args.pairs} pairs of {args.seconds:.0f} s, alternating; load average before: "
+        f"{load}, {os.cpu_count()} CPUs"
     )
     print(
         f"{'pair':>4}  {'server':<9} {'rounds':>7} {'rounds/s':>9} {'server CPU s':>12} "
