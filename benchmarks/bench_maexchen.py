@@ -66,12 +66,18 @@ from bluffdice.store import Store
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"
 
 
-def _strategy() -> Any:
+def example_bot() -> Any:
+    """examples/maexchen_bot.py as a module (examples/ is no package)."""
     spec = importlib.util.spec_from_file_location("maexchen_example_bot", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.Strategy
+    return module
+
+
+def example_strategy() -> Any:
+    """The example bot's `Strategy` class."""
+    return example_bot().Strategy
 
 
 def _bots_process(port: int, count: int, seconds: float, poll: bool = False) -> None:
@@ -82,7 +88,7 @@ def _bots_process(port: int, count: int, seconds: float, poll: bool = False) -> 
     process reads its sockets for up to 0.5 ms before it sleeps, as the server does, so
     the server's lines never have to wake it: what a round costs with no wake-ups on
     either side."""
-    strategy = _strategy()
+    strategy = example_strategy()
     server = ("127.0.0.1", port)
     selector = selectors.DefaultSelector()
     for i in range(count):
@@ -131,7 +137,7 @@ TARGET = 800.0
 """Rounds per second with 4 bots and the early start (issue 13)."""
 
 
-def _machine_cpu() -> tuple[float, float]:
+def machine_cpu() -> tuple[float, float]:
     """Seconds of busy CPU (all cores) and of steal since boot (Linux /proc), or NaN."""
     try:
         fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
@@ -154,7 +160,7 @@ def _sleeps(pid: int) -> float:
     return float("nan")
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """User and system CPU time of another process (Linux /proc), or NaN."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -208,17 +214,17 @@ async def _speed(
         stalls = stats.timeouts + stats.windows
         waited = stats.spin_waited
         load = os.getloadavg()[0]
-        busy, steal = _machine_cpu()
+        busy, steal = machine_cpu()
         started, cpu = time.perf_counter(), time.process_time()
         pid = child.pid
         assert pid is not None, "the bots' process has started"
-        bots_cpu = _cpu_seconds(pid)
+        bots_cpu = cpu_seconds(pid)
         sleeps, bots_sleeps = _sleeps(os.getpid()), _sleeps(pid)
         await asyncio.sleep(seconds)
         sleeps, bots_sleeps = _sleeps(os.getpid()) - sleeps, _sleeps(pid) - bots_sleeps
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-        bots_cpu = _cpu_seconds(pid) - bots_cpu
-        busy_after, steal_after = _machine_cpu()
+        bots_cpu = cpu_seconds(pid) - bots_cpu
+        busy_after, steal_after = machine_cpu()
         played = stats.rounds - rounds
         waited = stats.spin_waited - waited
         stalls = stats.timeouts + stats.windows - stalls
@@ -265,7 +271,7 @@ async def _fuzz(count: int, flood: int) -> dict[str, Any]:
     server.listeners.append(rounds.append)
     address = await server.start()
     watcher = await spectator(address)
-    strategy = _strategy()
+    strategy = example_strategy()
     bots = await swarm(address, 4, lambda: strategy().reply, secret="bench")
     names = {b.name for b in bots}
     addresses = {b.name: server.clients[b.name].address for b in bots}

@@ -3,6 +3,12 @@ or strictly (`Options.strict`, `bluffdice maexchen --strict`)."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from bluffdice.maexchen import wire as proto
@@ -167,3 +173,48 @@ def test_every_registered_player_is_seated_unless_a_table_size_is_set() -> None:
             assert len(asked) == invited
 
         serve(test, timeout=0.05, table_size=size)
+
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_maexchen_canonical.py"
+
+
+def test_the_side_by_side_benchmark_skips_with_its_reason_without_the_canonical_server(
+    tmp_path: Path,
+) -> None:
+    """No canonical folder (or not its server/ folder): one `skipped:` line, exit 0."""
+    environment = {**os.environ, "BLUFFDICE_CANONICAL_MAEXCHEN": ""}
+    for extra in ([], ["--canonical", str(tmp_path)]):
+        done = subprocess.run(
+            [sys.executable, str(BENCH), *extra],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("skipped: "), done.stdout
+        assert len(done.stdout.strip().splitlines()) == 1
+
+
+def test_the_benchmarks_bots_answer_as_the_example_bot_does() -> None:
+    """The precomputed answers are the example strategy's, case by case."""
+    spec = importlib.util.spec_from_file_location("bench_maexchen_canonical", BENCH)
+    assert spec is not None and spec.loader is not None
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    turn, claims = bench.answer_tables()
+    strategy = bench.example_bot().Strategy
+    for last in turn:
+        for (previous, dice), claim in claims.items():
+            if previous != last:
+                continue
+            bot = strategy()
+            if last:
+                bot.reply(f"ANNOUNCED;x;{last // 10},{last % 10}")
+            assert bot.reply("YOUR TURN;t").encode() == turn[last] + b"t"
+            assert bot.reply(f"ROLLED;{dice.decode()};t").encode() == claim + b"t"

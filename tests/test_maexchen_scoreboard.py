@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -105,3 +107,31 @@ def test_serve_refuses_a_contest_it_cannot_run(tmp_path: Path) -> None:
             result = runner.invoke(cli, [*base, *extra])
             assert result.exit_code == 2, (extra, result.output)
             assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_the_headline_round_count_is_the_tables_while_the_server_plays_ahead() -> None:
+    """The server plays on between the contest's batches: the summary's round count and
+    speed are those of the standings beneath them, never the server's count. With two
+    players every round has both, so each line's rounds is the headline count."""
+
+    async def play() -> tuple[list[tuple[int, int, list[int]]], dict[str, Any]]:
+        contest = Contest(
+            Options(host="127.0.0.1", port=0), seed=5, house_bots=["honest", "odds"], tick=0.2
+        )
+        await contest.start()
+        snapshots = []
+        running = asyncio.create_task(contest.run(duration=1.5))
+        while not running.done():
+            summary = contest.summary()
+            lines = [line["rounds"] for line in summary["standings"]]
+            snapshots.append((contest.server.stats.rounds, summary["rounds"], lines))
+            await asyncio.sleep(0.003)
+        await running
+        return snapshots, await contest.close()
+
+    snapshots, final = asyncio.run(play())
+    assert any(played > shown for played, shown, _ in snapshots)  # the server was ahead
+    for _, shown, lines in snapshots:
+        assert all(rounds == shown for rounds in lines), (shown, lines)
+    assert final["rounds"] == final["stats"]["rounds"] > 0  # the end stores every round
+    assert all(line["rounds"] == final["rounds"] for line in final["standings"])

@@ -73,6 +73,8 @@ class Contest:
         self._house: list[HouseBot] = []
         self._running: asyncio.Task[None] | None = None
         self._started = time.perf_counter()
+        self._absorbed_at = self._started
+        """When the standings last took in rounds: the headline speed is theirs."""
         self.server.listeners.append(self._fresh.append)
         self.server.commitments.append(self._committed)
 
@@ -104,7 +106,7 @@ class Contest:
         except (RuntimeError, TimeoutError):
             self.server.close()
             raise
-        self._started = time.perf_counter()
+        self._started = self._absorbed_at = time.perf_counter()
         self._running = asyncio.create_task(self.server.run())
         return self.address
 
@@ -139,6 +141,7 @@ class Contest:
             self._contests.add_rounds(self.number, batch)
         for played in batch:
             self.standings.add(played, played.reason)
+        self._absorbed_at = time.perf_counter()
         self.recent.extend(batch)
         self._tell()
 
@@ -157,16 +160,21 @@ class Contest:
         return result
 
     def summary(self) -> dict[str, Any]:
-        """Everything a scoreboard shows, as plain data (JSON as it is)."""
+        """Everything a scoreboard shows, as plain data (JSON as it is). The headline
+        round count and speed are those of the standings it shows: the server plays on
+        between batches, and a count taken from the server would run ahead of the table
+        beneath it (`stats.rounds` keeps the server's own count)."""
         server = self.server
         seconds = time.perf_counter() - self._started
+        ranked = self._absorbed_at - self._started
+        rounds = self.standings.rounds
         address = self.address or ("", 0)
         return {
             "contest": self.number,
             "address": f"{address[0]}:{address[1]}",
-            "rounds": server.stats.rounds,
+            "rounds": rounds,
             "seconds": round(seconds, 3),
-            "rounds_per_second": round(server.stats.rounds / seconds, 1) if seconds else 0.0,
+            "rounds_per_second": round(rounds / ranked, 1) if ranked > 0 else 0.0,
             "scores": dict(server.scores),
             "reasons": dict(sorted(self.standings.reasons.items())),
             "stats": dataclasses.asdict(server.stats),
