@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        console.print("open-spiel is not installed: pip install -e '.[openspiel]'", markup=False)
+        console.print("open-spiel is not installed: pip install -e '.[bench]'", markup=False)
         return 2
     targets = TARGETS[:1] if args.quick else TARGETS
     console.print(
