@@ -35,7 +35,10 @@ from bluffdice.games.liars_dice.actions import Bid
 from bluffdice.games.liars_dice.state import new_game
 from bluffdice.games.registry import parse_rules
 
-ROWS = (("openspiel", {}), ("openspiel(dice=5)", {"numdice": 5}))
+ROWS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("openspiel", {}),
+    ("openspiel(dice=5)", {"numdice": 5}),
+)
 
 
 def ours(rules_text: str, games: int) -> Callable[[int], None]:
