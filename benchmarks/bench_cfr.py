@@ -1,29 +1,32 @@
-"""CFR+ on 1-die Liar's Dice: OpenSpiel's C++ solver against bluffdice's, in one run.
+"""CFR on 1-die Liar's Dice: OpenSpiel's C++ CFR+ against bluffdice, in interleaved pairs.
 
-    .venv/bin/python benchmarks/bench_cfr.py            # both targets, about 3 minutes
-    .venv/bin/python benchmarks/bench_cfr.py --quick    # 1e-3 only
+    .venv/bin/python benchmarks/bench_cfr.py              # 1e-3 and 2e-4, 3 pairs: ~5 min
+    .venv/bin/python benchmarks/bench_cfr.py --quick      # 1e-3 only, 3 pairs: ~2 min
+    .venv/bin/python benchmarks/bench_cfr.py --pairs 5
 
-Both run CFR+ with alternating updates and linear averaging on the same game
-(OpenSpiel's `liars_dice` defaults = bluffdice's `openspiel` preset), so their
-exploitability after n iterations is the same number; the benchmark checks that, then
-times each solver for exactly the iterations it needs to reach each target.
+The reference is OpenSpiel's C++ `CFRPlusSolver` (the `open-spiel` wheel) on its
+`liars_dice` defaults, which are bluffdice's `openspiel` preset. Two bluffdice solvers
+race it to the same exploitability: CFR+ (`cfr+`, the same algorithm, so the same
+exploitability at every iteration: the benchmark checks it) and DCFR (`dcfr`, the
+default of `Solver` and `bluffdice solve`, which needs fewer iterations).
 
-How the iteration counts are found: bluffdice's solver is run once, measuring its
-exploitability after every iteration (untimed), to find the first iteration at or below
-each target. Then each solver runs from scratch under the clock; OpenSpiel's own
-`pyspiel.exploitability` confirms that its average policy is at or below the target at
-that count and above it one iteration earlier. Measuring is never on the clock.
-
-Needs the bench extra: `pip install -e '.[bench]'` (open-spiel).
+The iteration counts are found first, untimed: each bluffdice solver is measured after
+every iteration to find the first at or below each target, and OpenSpiel's own
+`pyspiel.exploitability` confirms that its policy crosses each target at CFR+'s count.
+Then each pair runs every solver from scratch for exactly those counts (taking turns
+which goes first), timed in CPU seconds of this process, measuring never on the clock.
+The table shows each pair's seconds, and the median [min-max] over the pairs of the
+ratio OpenSpiel seconds / bluffdice seconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import statistics
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
@@ -31,24 +34,14 @@ from rich.table import Table
 from bluffdice.solve import Solver, problem
 
 TARGETS = (1e-3, 2e-4)
+OURS = ("cfr+", "dcfr")
 
 
-@dataclass
-class Row:
-    name: str
-    seconds: dict[float, float]
-    exploitability: dict[float, float]
-    before: dict[float, float]
-    iterations: dict[float, int]
-
-    def rate(self) -> float:
-        last = max(self.iterations, key=lambda t: self.iterations[t])
-        return self.iterations[last] / self.seconds[last]
-
-
-def first_iterations(targets: tuple[float, ...], limit: int = 20_000) -> dict[float, int]:
-    """The first CFR+ iteration count at or below each target (bluffdice, untimed)."""
-    solver = Solver(problem("liars-dice", "openspiel").public, "cfr+")
+def first_iterations(
+    algorithm: str, targets: tuple[float, ...], limit: int = 20_000
+) -> dict[float, int]:
+    """The first iteration count at or below each target (bluffdice, untimed)."""
+    solver = Solver(problem("liars-dice", "openspiel").public, algorithm)  # type: ignore[arg-type]
     found: dict[float, int] = {}
     while len(found) < len(targets) and solver.iterations < limit:
         solver.iterate(1)
@@ -59,54 +52,60 @@ def first_iterations(targets: tuple[float, ...], limit: int = 20_000) -> dict[fl
     return found
 
 
-def run_ours(counts: dict[float, int]) -> Row:
-    solver = Solver(problem("liars-dice", "openspiel").public, "cfr+")
-    row = Row("bluffdice CFR+ (numpy)", {}, {}, {}, {})
-    spent = 0.0
+def time_ours(algorithm: str, counts: dict[float, int]) -> dict[float, float]:
+    """CPU seconds to reach each count, from scratch, measuring nothing."""
+    solver = Solver(problem("liars-dice", "openspiel").public, algorithm)  # type: ignore[arg-type]
+    seconds: dict[float, float] = {}
+    start = time.process_time()
     for target in sorted(counts, key=counts.__getitem__):
-        n = counts[target]
-        t0 = time.perf_counter()
-        solver.iterate(n - 1 - solver.iterations)
-        spent += time.perf_counter() - t0
-        row.before[target] = solver.exploitability().exploitability
-        t0 = time.perf_counter()
-        solver.iterate(1)
-        spent += time.perf_counter() - t0
-        row.seconds[target] = spent
-        row.exploitability[target] = solver.exploitability().exploitability
-        row.iterations[target] = n
-    return row
+        solver.iterate(counts[target] - solver.iterations)
+        seconds[target] = time.process_time() - start
+    return seconds
 
 
-def run_openspiel(counts: dict[float, int]) -> Row:
+def time_openspiel(counts: dict[float, int]) -> dict[float, float]:
+    import pyspiel
+
+    solver = pyspiel.CFRPlusSolver(pyspiel.load_game("liars_dice"))
+    seconds: dict[float, float] = {}
+    done = 0
+    start = time.process_time()
+    for target in sorted(counts, key=counts.__getitem__):
+        for _ in range(counts[target] - done):
+            solver.evaluate_and_update_policy()
+        done = counts[target]
+        seconds[target] = time.process_time() - start
+    return seconds
+
+
+def openspiel_crossings(counts: dict[float, int]) -> dict[float, tuple[float, float]]:
+    """OpenSpiel's exploitability one iteration before and at each count (untimed)."""
     import pyspiel
 
     game = pyspiel.load_game("liars_dice")
     solver = pyspiel.CFRPlusSolver(game)
-    row = Row("OpenSpiel C++ CFR+", {}, {}, {}, {})
-    done, spent = 0, 0.0
+    found: dict[float, tuple[float, float]] = {}
+    done = 0
     for target in sorted(counts, key=counts.__getitem__):
-        n = counts[target]
-        t0 = time.perf_counter()
-        for _ in range(n - 1 - done):
+        for _ in range(counts[target] - 1 - done):
             solver.evaluate_and_update_policy()
-        spent += time.perf_counter() - t0
-        row.before[target] = pyspiel.exploitability(game, solver.average_policy())
-        t0 = time.perf_counter()
+        before = pyspiel.exploitability(game, solver.average_policy())
         solver.evaluate_and_update_policy()
-        spent += time.perf_counter() - t0
-        done = n
-        row.seconds[target] = spent
-        row.exploitability[target] = pyspiel.exploitability(game, solver.average_policy())
-        row.iterations[target] = n
-    return row
+        done = counts[target]
+        found[target] = (before, pyspiel.exploitability(game, solver.average_policy()))
+    return found
+
+
+def spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.1f}x [{min(ratios):.1f}-{max(ratios):.1f}]"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="only the 1e-3 target")
+    parser.add_argument("--pairs", type=int, default=3, help="timed pairs (default 3)")
     args = parser.parse_args(argv)
-    console = Console(width=None if sys.stdout.isatty() else 100)
+    console = Console(width=None if sys.stdout.isatty() else 110)
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -114,45 +113,60 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     targets = TARGETS[:1] if args.quick else TARGETS
     console.print(
-        f"[dim]{platform.processor() or platform.machine()}, Python {sys.version.split()[0]}"
+        f"[dim]{platform.processor() or platform.machine()}, Python {sys.version.split()[0]}, "
+        "CPU seconds of this process"
     )
-    console.print("[dim]finding the iteration counts (bluffdice, measured every iteration) ...")
-    counts = first_iterations(targets)
-    console.print("[dim]timing bluffdice ...")
-    ours = run_ours(counts)
-    console.print("[dim]timing OpenSpiel (this is the slow part) ...")
-    theirs = run_openspiel(counts)
+    console.print("[dim]finding the iteration counts (measured every iteration, untimed) ...")
+    counts = {a: first_iterations(a, targets) for a in OURS}
+    crossings = openspiel_crossings(counts["cfr+"])
+    runs: dict[str, Callable[[], dict[float, float]]] = {
+        "OpenSpiel C++ CFR+": lambda: time_openspiel(counts["cfr+"])
+    }
+    for a in OURS:
+        runs[f"bluffdice {a}"] = lambda a=a: time_ours(a, counts[a])  # type: ignore[misc]
+    seconds: dict[str, list[dict[float, float]]] = {name: [] for name in runs}
+    for pair in range(args.pairs):
+        order = list(runs) if pair % 2 == 0 else list(reversed(runs))
+        for name in order:
+            seconds[name].append(runs[name]())
+        console.print(f"[dim]pair {pair + 1} of {args.pairs} done")
 
-    table = Table(title="CFR+ on Liar's Dice, 1 die each, 6 faces (OpenSpiel liars_dice)")
+    reference = "OpenSpiel C++ CFR+"
+    table = Table(title="CFR on Liar's Dice, 1 die each, 6 faces (OpenSpiel liars_dice)")
     table.add_column("solver")
-    table.add_column("iter/s", justify="right")
+    table.add_column("target", justify="right")
+    table.add_column("iterations", justify="right")
+    table.add_column("CPU s per pair", justify="right")
+    table.add_column("OpenSpiel / this, median [range]", justify="right")
     for t in targets:
-        table.add_column(f"iter to {t:g}", justify="right")
-        table.add_column(f"s to {t:g}", justify="right")
-    for row in (theirs, ours):
-        cells = [row.name, f"{row.rate():,.1f}"]
-        for t in targets:
-            cells += [f"{row.iterations[t]:,}", f"{row.seconds[t]:.2f}"]
-        table.add_row(*cells)
-    ratio = ["ratio (OpenSpiel / bluffdice)", f"{ours.rate() / theirs.rate():.1f}x"]
-    for t in targets:
-        ratio += ["", f"{theirs.seconds[t] / ours.seconds[t]:.1f}x"]
-    table.add_row(*ratio, style="bold")
+        for name in runs:
+            algorithm = "cfr+" if name == reference else name.split()[-1]
+            own = [s[t] for s in seconds[name]]
+            ratios = [r[t] / s[t] for r, s in zip(seconds[reference], seconds[name], strict=True)]
+            table.add_row(
+                name,
+                f"{t:g}",
+                f"{counts[algorithm][t]:,}",
+                " ".join(f"{s:.2f}" for s in own),
+                "-" if name == reference else spread(ratios),
+            )
     console.print(table)
 
-    check = Table(title="exploitability at those counts (each solver measured by its own code)")
-    check.add_column("target")
-    check.add_column("OpenSpiel: iteration before / at", justify="right")
-    check.add_column("bluffdice: iteration before / at", justify="right")
     ok = True
+    check = Table(title="the same trajectory: exploitability one iteration before / at the count")
+    check.add_column("target")
+    check.add_column("OpenSpiel CFR+", justify="right")
+    check.add_column("bluffdice cfr+", justify="right")
+    same = Solver(problem("liars-dice", "openspiel").public, "cfr+")
     for t in targets:
-        check.add_row(
-            f"{t:g}",
-            f"{theirs.before[t]:.6e} / {theirs.exploitability[t]:.6e}",
-            f"{ours.before[t]:.6e} / {ours.exploitability[t]:.6e}",
-        )
-        ok &= theirs.exploitability[t] <= t < theirs.before[t]
-        ok &= abs(theirs.exploitability[t] - ours.exploitability[t]) < 1e-9
+        n = counts["cfr+"][t]
+        same.iterate(n - 1 - same.iterations)
+        before = same.exploitability().exploitability
+        same.iterate(1)
+        at = same.exploitability().exploitability
+        theirs = crossings[t]
+        check.add_row(f"{t:g}", f"{theirs[0]:.6e} / {theirs[1]:.6e}", f"{before:.6e} / {at:.6e}")
+        ok &= theirs[1] <= t < theirs[0] and abs(theirs[1] - at) < 1e-9
     console.print(check)
     console.print(
         "same trajectory, targets reached at the same iteration: "

@@ -72,10 +72,10 @@ def solve(
     algorithm: Annotated[
         str,
         typer.Option(
-            help="cfr (plain, uniform average), cfr+ (linear average) or dcfr (discounted: "
-            "fewer iterations to a small exploitability)."
+            help="cfr (plain, uniform average), cfr+ (linear average) or dcfr (discounted, "
+            "the default: fewer iterations to a small exploitability)."
         ),
-    ] = "cfr+",
+    ] = "dcfr",
     pass_cap: Annotated[
         int | None,
         typer.Option(
