@@ -25,21 +25,20 @@ those that learn from the lifted cups learn.
 
 from __future__ import annotations
 
-import sys
-
 import argparse
 import math
 import random
+import sys
 import time
 
 from rich.console import Console
 from rich.table import Table
-from strength_mia import main
 
 from bluffdice.bots.base import Bot, load_bot
 from bluffdice.games.base import CHANCE, visible_to
 from bluffdice.games.liars_dice.state import LiarsDiceState, new_game
 from bluffdice.games.registry import parse_rules
+from strength_mia import main
 
 
 def deal(rules: object, rng: random.Random) -> list[object]:
