@@ -263,11 +263,14 @@ def _stand_ins(parsed: Any, bots: tuple[str, ...], seats: int) -> list[str]:
 
 
 def _all_bots(parsed: Any) -> list[str]:
-    """Every built-in bot of the rules' game (the default --bots)."""
+    """Every built-in bot of the rules' game but those that leave the default mix
+    (`in_default_mix = False`: `best`, which plays the others' methods): the default
+    --bots."""
     from bluffdice.bots.base import available_bots
     from bluffdice.games.registry import game_of
 
-    return list(available_bots(game_of(parsed).name))
+    bots = available_bots(game_of(parsed).name)
+    return [name for name, cls in bots.items() if getattr(cls, "in_default_mix", True)]
 
 
 def _start(database: Store | None, config: TournamentConfig) -> int | None:

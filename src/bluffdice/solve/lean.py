@@ -245,6 +245,14 @@ class LeanSolver:
             np.copyto(bid[1 - p], self._strategy[1 - p])
         return liar, bid
 
+    def own_reach(self, p: int, strategy: Pair) -> Pair:
+        """Player p's own reach at every node under `strategy` (laid out as
+        `average_strategy` gives it), the deal of their hand included, in new arrays:
+        what a saved policy keeps only where it is above zero."""
+        reach = self._pair()
+        self._forward(p, strategy, reach)
+        return reach
+
     def _forward(self, p: int, strategy: Pair, reach: Pair) -> None:
         """Player p's own reach at every node, the deal of their hand included."""
         reach[0][:, 0] = self.g.deal
