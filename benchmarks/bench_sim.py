@@ -1,31 +1,39 @@
 """The batch simulator and the rules engine against their references, in one run.
 
-    .venv/bin/python benchmarks/bench_sim.py            # about a minute
-    .venv/bin/python benchmarks/bench_sim.py --quick    # a few seconds, rougher
+    .venv/bin/python benchmarks/bench_sim.py            # 7 pairs a row, about a minute
+    .venv/bin/python benchmarks/bench_sim.py --quick    # 3 pairs a row, a few seconds
     .venv/bin/python benchmarks/bench_sim.py --all      # more Mia rule options and tables
-    .venv/bin/python benchmarks/bench_sim.py --workers 2  # row 6 alone: simulate's workers
+    .venv/bin/python benchmarks/bench_sim.py --workers 2  # only: simulate's workers
 
-Rows (each timed as the best of several interleaved repetitions, one process; times are
-the process's CPU time, so a machine shared with other work slows both sides alike and
-does not count the time the process waited for a core):
+Every row is measured in interleaved pairs in one process (ours then the reference, the
+next pair the other way round), by CPU time, so a machine shared with other work slows
+both sides alike and the time spent waiting for a core does not count; each row shows
+both sides' median [min-max] and the median [min-max] of the pairs' ratios. The batch
+simulators run fixed batches (`MIA_BATCH`, `LD_BATCH`, printed at the top): their rate
+moves with the batch size.
 
-1. Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`): target
-   at least 5 million rounds a second for every preset and ranking option. The first two
-   rows also time the same bots played by the rules engine; the others show the simulator
-   alone (`--all` adds more rule options and tables: every row a user may want to check).
-2. Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
-   against pyspiel's `liars_dice` random playouts driven from Python: target 30x.
-3. The same random playouts through the engine's public API (immutable, validated
-   states: `legal_actions`, `chance_outcomes`, `apply`), against pyspiel: target 0.5x.
-4. Random Mia playouts through the engine now, against the engine as it was before this
-   work (`games/mia/state.py` at commit BASELINE, loaded from git): target 1.0x (no
-   slower). Both play the same seeded games; the benchmark checks they end identically.
-5. Mia views, what a table sends each recipient after every move (`state.view` for the
-   four seats and a spectator, over every state of seeded 4-player games), against
-   `view` at commit VIEW_BASELINE (before views were made cheap): target 1.5x (issue 15
-   asks for cheap views without a number; 1.8x to 2.5x were measured on a loaded machine).
+Against outside references:
 
-6. `--workers N` (this row alone): `bluffdice simulate --workers N` against
+- Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
+  against pyspiel's `liars_dice` random playouts driven from Python (which mostly
+  measures the Python-to-C++ calls): target 30x.
+- The same random playouts through the engine's public API (immutable, validated
+  states: `legal_actions`, `chance_outcomes`, `apply`), against pyspiel: target 0.5x.
+- OpenSpiel's own C++ playout loop: a "skipped: ..." row (not built here).
+
+Internal, bluffdice against itself:
+
+- Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`): target
+  at least 5 million rounds a second for every preset and ranking option. The first two
+  rows also time the same bots played by the rules engine; the others show the simulator
+  alone (`--all` adds more rule options and tables).
+- Random Mia playouts through the engine now, against the engine at commit BASELINE
+  (loaded from git): target 1.0x (no slower). Both play the same seeded games; the
+  benchmark checks they end identically.
+- Mia views, what a table sends each recipient after every move (`state.view` for the
+  four seats and a spectator), against `view` at commit VIEW_BASELINE: target 1.5x.
+
+`--workers N` (this alone): `bluffdice simulate --workers N` against
    `--workers 1`, every pair of five Mia character bots, each run a fresh process as a
    user starts it (start-up, the pool and building the tables in every worker included),
    timed by the wall clock (the CPU time of one process would not count the workers);
@@ -33,7 +41,7 @@ does not count the time the process waited for a core):
    before and after: on a machine shared with other work the workers compete for cores
    and the speed-up shrinks.
 
-Needs the bench extra for rows 2 and 3: `pip install -e '.[bench]'` (open-spiel).
+The pyspiel rows need the openspiel extra: `pip install -e '.[openspiel]'`.
 """
 
 from __future__ import annotations
@@ -43,10 +51,12 @@ import importlib.util
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,15 +75,106 @@ VIEW_BASELINE = "d18fa58"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def best_rate(run: Callable[[], int], repeats: int) -> float:
-    """Units per second of the fastest of `repeats` runs (the least disturbed one)."""
-    best = 0.0
-    for _ in range(repeats):
-        start = time.process_time()
-        units = run()
-        rate = units / max(time.process_time() - start, 1e-9)
-        best = max(best, rate)
-    return best
+MIA_BATCH = 50_000
+"""Mia games per simulator call in every Mia row: the rate moves with the batch size."""
+LD_BATCH = 200_000
+"""Liar's Dice games per simulator call (7.5M games/s at 800k, about 12M at 50k-200k)."""
+SPIEL_GAMES = 5_000
+"""Games per timed run of the Python-driven loops (pyspiel's, the engine's)."""
+NO_SPIEL = "skipped: pyspiel not installed (pip install -e '.[openspiel]')"
+NO_CPP = (
+    "skipped: OpenSpiel's own C++ playout loop is not built here (it needs spiel.cc, "
+    "liars_dice.cc and abseil compiled from the open_spiel sdist)"
+)
+
+
+@dataclass
+class Row:
+    """One comparison: both sides' rates over the pairs, and the pairs' ratios."""
+
+    label: str
+    unit: str
+    ours: list[float]
+    reference: str
+    theirs: list[float]
+    target: float
+    note: str = ""
+    """Why the row was not measured ("skipped: ..."), else empty."""
+
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
+
+
+def rate(run: Callable[[], int]) -> float:
+    """Units per CPU second of one run (CPU time: waiting for a core does not count)."""
+    start = time.process_time()
+    units = run()
+    return units / max(time.process_time() - start, 1e-9)
+
+
+def paired(
+    label: str,
+    ours: Callable[[], int],
+    reference: str,
+    ref: Callable[[], int] | None,
+    unit: str,
+    target: float,
+    pairs: int,
+) -> Row:
+    """`pairs` runs of each side, interleaved and alternating which goes first, so that
+    both see the same load; each pair gives one ratio."""
+    row = Row(label, unit, [], reference, [], target)
+    for i in range(pairs):
+        if ref is None:
+            row.ours.append(rate(ours))
+        elif i % 2 == 0:
+            row.ours.append(rate(ours))
+            row.theirs.append(rate(ref))
+        else:
+            row.theirs.append(rate(ref))
+            row.ours.append(rate(ours))
+    return row
+
+
+def skipped(label: str, note: str) -> Row:
+    return Row(label, "", [], "", [], 0.0, note)
+
+
+def spread(values: list[float], fmt: str) -> str:
+    """Median [min-max]."""
+    low, mid, high = (format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
+    return f"{mid} [{low}-{high}]"
+
+
+def rows_table(title: str, rows: list[Row]) -> Table:
+    table = Table(title=title)
+    for col in (
+        "what",
+        "ours",
+        "reference",
+        "reference's",
+        "ratio median [range]",
+        "target",
+        "met",
+    ):
+        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
+    for r in rows:
+        if r.note:
+            table.add_row(r.label, "", r.note, "", "", "", "")
+            continue
+        ours = f"{spread(r.ours, ',.0f')} {r.unit}"
+        if r.unit == "rounds/s" and not r.theirs:
+            met = statistics.median(r.ours) >= r.target
+            table.add_row(r.label, ours, "-", "-", "-", f"{r.target / 1e6:.0f}M {r.unit}",
+                          "yes" if met else "[red]no[/]")  # fmt: skip
+            continue
+        ratio = statistics.median(r.ratios())
+        target = f"{r.target / 1e6:.0f}M {r.unit}" if r.unit == "rounds/s" else f"{r.target:g}x"
+        met = statistics.median(r.ours) >= r.target if r.unit == "rounds/s" else ratio >= r.target
+        table.add_row(r.label, ours, r.reference, spread(r.theirs, ",.0f"),
+                      spread(r.ratios(), ",.2f") + "x", target,
+                      "yes" if met else "[red]no[/]")  # fmt: skip
+    return table
 
 
 def best_wall_rate(run: Callable[[], int], repeats: int) -> float:
@@ -342,138 +443,123 @@ def main() -> None:
         "--workers",
         type=int,
         metavar="N",
-        help="only row 6: bluffdice simulate's matches in N workers against one",
+        help="only this: bluffdice simulate's matches in N workers against one",
     )
     args = parser.parse_args()
-    repeats = 3 if args.quick else 5
+    pairs = 3 if args.quick else 7
     scale = 1 if args.quick else 4
-    console = Console(width=150)
+    console = Console(width=200)
     if args.workers is not None:
         if args.workers < 2:
             parser.error("--workers needs 2 or more (it compares against one worker)")
         bench_workers(args.workers, args.quick, console)
         return
     console.print(
-        f"python {platform.python_version()}, {platform.machine()}, one process; "
-        f"best of {repeats} interleaved runs"
+        f"python {platform.python_version()}, {platform.machine()}, one process; CPU time; "
+        f"{pairs} interleaved pairs per row (ours then the reference, then the other way "
+        f"round); batches: {MIA_BATCH:,} Mia games and {LD_BATCH:,} Liar's Dice games per "
+        "simulator call"
     )
-    rows: list[tuple[str, str, float, str, float, float]] = []
-
-    def compare(
-        label: str,
-        ours: Callable[[], int],
-        ref_label: str,
-        ref: Callable[[], int] | None,
-        unit: str,
-        target: float,
-    ) -> None:
-        ours_rate = ref_rate = 0.0
-        for _ in range(repeats):  # interleave: both see the same load
-            ours_rate = max(ours_rate, best_rate(ours, 1))
-            if ref is not None:
-                ref_rate = max(ref_rate, best_rate(ref, 1))
-        rows.append((label, unit, ours_rate, ref_label, ref_rate, target))
-
-    compare(
-        "sim: Mia maexchen rounds, odds vs lucky tables",
-        mia_sim_rounds("maexchen", ("odds", "lucky"), 50_000 * scale),
-        "engine, the same bots",
-        mia_engine_rounds("maexchen", ("odds", "lucky"), 20 * scale),
-        "rounds/s",
-        5e6,
-    )
-    compare(
-        "sim: Mia classic rounds, honest vs liar tables",
-        mia_sim_rounds("classic", ("honest", "liar"), 50_000 * scale),
-        "engine, the same bots",
-        mia_engine_rounds("classic", ("honest", "liar"), 20 * scale),
-        "rounds/s",
-        5e6,
-    )
-    for text, bots in SIM_ROWS + (SIM_ROWS_ALL if args.all else []):
-        compare(
-            f"sim: Mia {text}, {'/'.join(bots)}",
-            mia_sim_rounds(text, bots, 50_000 * scale),
-            "-",
-            None,
-            "rounds/s",
-            5e6,
-        )
+    outside: list[Row] = []
+    internal: list[Row] = []
     try:
         import pyspiel  # noqa: F401
 
         have_spiel = True
     except ImportError:
         have_spiel = False
-        console.print("[yellow]pyspiel not installed (bench extra): rows 2 and 3 skipped[/]")
+    spiel_ref = "pyspiel 'liars_dice' random playouts, driven from Python"
     if have_spiel:
-        compare(
-            "sim: 1-die Liar's Dice random playouts",
-            ld_sim_playouts(200_000 * scale),
-            "pyspiel liars_dice from Python",
-            pyspiel_playouts(5_000 * scale),
-            "games/s",
-            30.0,
+        outside.append(
+            paired(
+                f"sim: 1-die Liar's Dice random playouts, batch {LD_BATCH:,}",
+                ld_sim_playouts(LD_BATCH),
+                spiel_ref,
+                pyspiel_playouts(SPIEL_GAMES),
+                "games/s",
+                30.0,
+                pairs,
+            )
         )
-        compare(
-            "engine: 1-die Liar's Dice random playouts",
-            engine_playouts("openspiel", 5_000 * scale),
-            "pyspiel liars_dice from Python",
-            pyspiel_playouts(5_000 * scale),
-            "games/s",
-            0.5,
+        outside.append(
+            paired(
+                "engine API: 1-die Liar's Dice random playouts",
+                engine_playouts("openspiel", SPIEL_GAMES),
+                spiel_ref,
+                pyspiel_playouts(SPIEL_GAMES),
+                "games/s",
+                0.5,
+                pairs,
+            )
+        )
+    else:
+        for what in ("sim", "engine API"):
+            outside.append(skipped(f"{what}: 1-die Liar's Dice random playouts", NO_SPIEL))
+    outside.append(skipped("sim: 1-die Liar's Dice random playouts", NO_CPP))
+
+    for text, bots in (("maexchen", ("odds", "lucky")), ("classic", ("honest", "liar"))):
+        internal.append(
+            paired(
+                f"sim: Mia {text} rounds, {'/'.join(bots)} tables, batch {MIA_BATCH:,}",
+                mia_sim_rounds(text, bots, MIA_BATCH),
+                "bluffdice engine, the same bots",
+                mia_engine_rounds(text, bots, 20 * scale),
+                "rounds/s",
+                5e6,
+                pairs,
+            )
+        )
+    for text, bots in SIM_ROWS + (SIM_ROWS_ALL if args.all else []):
+        internal.append(
+            paired(
+                f"sim: Mia {text}, {'/'.join(bots)}, batch {MIA_BATCH:,}",
+                mia_sim_rounds(text, bots, MIA_BATCH),
+                "-",
+                None,
+                "rounds/s",
+                5e6,
+                pairs,
+            )
         )
     old = baseline_mia()
     if old is None:
-        console.print(f"[yellow]commit {BASELINE} not available: row 4 skipped[/]")
+        internal.append(skipped("engine: Mia random playouts", f"commit {BASELINE} not here"))
     else:
         if not same_games(old, "classic", 20):
             console.print("[bold red]the Mia engine no longer plays the baseline's games[/]")
             sys.exit(1)
         for text in ("classic", "maexchen"):
-            compare(
-                f"engine: Mia {text} random playouts (3 players)",
-                engine_playouts(text, 300 * scale, players=3),
-                f"engine at {BASELINE}",
-                engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
-                "games/s",
-                1.0,
+            internal.append(
+                paired(
+                    f"engine: Mia {text} random playouts (3 players)",
+                    engine_playouts(text, 300 * scale, players=3),
+                    f"bluffdice engine at {BASELINE}",
+                    engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
+                    "games/s",
+                    1.0,
+                    pairs,
+                )
             )
     before = baseline_mia(VIEW_BASELINE)
     if before is None:
-        console.print(f"[yellow]commit {VIEW_BASELINE} not available: row 5 skipped[/]")
+        internal.append(skipped("engine: Mia views", f"commit {VIEW_BASELINE} not here"))
     else:
         for text in ("classic", "maexchen"):
-            compare(
-                f"engine: Mia {text} views (4 seats, spectator)",
-                mia_views(text, 5 * scale),
-                f"engine at {VIEW_BASELINE}",
-                mia_views(text, 5 * scale, new_game=before.new_game),
-                "views/s",
-                1.5,
+            internal.append(
+                paired(
+                    f"engine: Mia {text} views (4 seats, spectator)",
+                    mia_views(text, 5 * scale),
+                    f"bluffdice views at {VIEW_BASELINE}",
+                    mia_views(text, 5 * scale, new_game=before.new_game),
+                    "views/s",
+                    1.5,
+                    pairs,
+                )
             )
-
-    table = Table(title="bluffdice simulator and engine speed")
-    for col in ("what", "rate", "reference", "ref rate", "ratio", "target", "met"):
-        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
-    for label, unit, ours_rate, ref_label, ref_rate, target in rows:
-        ratio = ours_rate / ref_rate if ref_rate else float("nan")
-        if unit == "rounds/s":
-            met = ours_rate >= target
-            target_text = f"{target / 1e6:.0f}M {unit}"
-        else:
-            met = ratio >= target
-            target_text = f"{target:g}x"
-        table.add_row(
-            label,
-            f"{ours_rate:,.0f} {unit}",
-            ref_label,
-            f"{ref_rate:,.0f}" if ref_rate else "-",
-            f"{ratio:,.2f}x" if ref_rate else "-",
-            target_text,
-            "yes" if met else "[red]no[/]",
-        )
-    console.print(table)
+    console.print(rows_table("Against outside references", outside))
+    console.print(
+        rows_table("Internal: bluffdice against itself (an older commit, or the engine)", internal)
+    )
 
 
 if __name__ == "__main__":
