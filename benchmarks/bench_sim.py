@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import platform
 import random
@@ -144,6 +145,19 @@ def spread(values: list[float], fmt: str) -> str:
     """Median [min-max]."""
     low, mid, high = (format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
     return f"{mid} [{low}-{high}]"
+
+
+def summary(r: Row) -> dict[str, Any]:
+    """A row's figures for `--json`: each side's median, the ratio's median and range."""
+    out: dict[str, Any] = {"what": r.label, "reference": r.reference, "note": r.note}
+    if r.ours:
+        out["ours"] = statistics.median(r.ours)
+        out["unit"] = r.unit
+    if r.theirs:
+        ratios = r.ratios()
+        out |= {"theirs": statistics.median(r.theirs), "ratio": statistics.median(ratios)}
+        out |= {"ratio_min": min(ratios), "ratio_max": max(ratios), "pairs": len(ratios)}
+    return out
 
 
 def rows_table(title: str, rows: list[Row]) -> Table:
@@ -445,6 +459,9 @@ def main() -> None:
         metavar="N",
         help="only this: bluffdice simulate's matches in N workers against one",
     )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON line per row after the tables"
+    )
     args = parser.parse_args()
     pairs = 3 if args.quick else 7
     scale = 1 if args.quick else 4
@@ -560,6 +577,10 @@ def main() -> None:
     console.print(
         rows_table("Internal: bluffdice against itself (an older commit, or the engine)", internal)
     )
+    if args.json:
+        for section, rows in (("outside", outside), ("internal", internal)):
+            for r in rows:
+                print(json.dumps({"section": section, **summary(r)}))
 
 
 if __name__ == "__main__":
