@@ -52,6 +52,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,10 +84,10 @@ LD_BATCH = 200_000
 SPIEL_GAMES = 5_000
 """Games per timed run of the Python-driven loops (pyspiel's, the engine's)."""
 NO_SPIEL = "skipped: pyspiel not installed (pip install -e '.[openspiel]')"
-NO_CPP = (
-    "skipped: OpenSpiel's own C++ playout loop is not built here (it needs spiel.cc, "
-    "liars_dice.cc and abseil compiled from the open_spiel sdist)"
-)
+CPP_GAMES = 200_000
+"""Games per timed run of OpenSpiel's C++ loop."""
+CACHE = Path.home() / ".cache" / "bluffdice-bench" / "openspiel-loop"
+"""Where the compiled C++ loop is kept between runs."""
 
 
 @dataclass
@@ -106,8 +107,17 @@ class Row:
         return [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
 
 
-def rate(run: Callable[[], int]) -> float:
+@dataclass
+class OwnClock:
+    """A run in another process that times itself: it returns units per CPU second."""
+
+    run: Callable[[], float]
+
+
+def rate(run: Callable[[], int] | OwnClock) -> float:
     """Units per CPU second of one run (CPU time: waiting for a core does not count)."""
+    if isinstance(run, OwnClock):
+        return run.run()
     start = time.process_time()
     units = run()
     return units / max(time.process_time() - start, 1e-9)
@@ -117,7 +127,7 @@ def paired(
     label: str,
     ours: Callable[[], int],
     reference: str,
-    ref: Callable[[], int] | None,
+    ref: Callable[[], int] | OwnClock | None,
     unit: str,
     target: float,
     pairs: int,
@@ -320,6 +330,117 @@ def engine_playouts(
     return run
 
 
+# --- OpenSpiel's own C++ playout loop ----------------------------------------------------
+
+CPP_LOOP = r"""
+// Random playouts of OpenSpiel's liars_dice, timed by the process's CPU clock.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include "open_spiel/spiel.h"
+int main(int argc, char** argv) {
+  int games = argc > 1 ? std::atoi(argv[1]) : 100000;
+  auto game = open_spiel::LoadGame("liars_dice");
+  std::mt19937 rng(argc > 2 ? std::atoi(argv[2]) : 1);
+  std::clock_t start = std::clock();
+  for (int g = 0; g < games; ++g) {
+    auto state = game->NewInitialState();
+    while (!state->IsTerminal()) {
+      if (state->IsChanceNode()) {
+        auto outcomes = state->ChanceOutcomes();
+        state->ApplyAction(outcomes[rng() % outcomes.size()].first);
+      } else {
+        auto legal = state->LegalActions();
+        state->ApplyAction(legal[rng() % legal.size()]);
+      }
+    }
+  }
+  double cpu = double(std::clock() - start) / CLOCKS_PER_SEC;
+  std::printf("%d %.6f\n", games, cpu);
+  return 0;
+}
+"""
+OPENSPIEL_FILES = (
+    "spiel.cc", "spiel_utils.cc", "game_parameters.cc", "observer.cc", "policy.cc",
+    "games/liars_dice/liars_dice.cc", "utils/usage_logging.cc", "utils/status.cc",
+)  # fmt: skip
+"""OpenSpiel's sources that the liars_dice loop links against."""
+ABSL_DIRS = (
+    "strings", "strings/internal", "strings/internal/str_format", "base", "base/internal",
+    "container/internal", "synchronization", "synchronization/internal", "numeric",
+    "hash/internal", "time", "time/internal/cctz/src", "debugging", "debugging/internal",
+    "types", "profiling/internal", "crc", "crc/internal", "log/internal",
+)  # fmt: skip
+"""The abseil libraries those need, compiled from the sdist's bundled copy."""
+ABSL_SKIP = ("test", "benchmark", "mock", "testutil", "gentables", "chi_square", "print_hash",
+             "fuzz", "cord", "poison", "_main", "helper")  # fmt: skip
+
+
+def build_cpp_loop(sdist: Path, cache: Path) -> Path:
+    """Compile the playout loop against the open_spiel sdist unpacked at `sdist` (the
+    folder holding `open_spiel/`), once: the binary is kept in `cache`."""
+    binary = cache / "liars_dice_loop"
+    if binary.exists():
+        return binary
+    src, absl = sdist / "open_spiel", sdist / "open_spiel" / "abseil-cpp"
+    cache.mkdir(parents=True, exist_ok=True)
+    (cache / "loop.cc").write_text(CPP_LOOP)
+    units = [(cache / "loop.cc", ["-I", str(sdist), "-I", str(absl)])]
+    units += [(src / f, ["-I", str(sdist), "-I", str(absl)]) for f in OPENSPIEL_FILES]
+    for d in ABSL_DIRS:
+        for f in sorted((absl / "absl" / d).glob("*.cc")):
+            if not any(word in f.name for word in ABSL_SKIP):
+                units.append((f, ["-I", str(absl)]))
+    json_include = ["-I", str(src / "json" / "include")]
+
+    def compile_one(unit: tuple[Path, list[str]]) -> Path:
+        source, includes = unit
+        obj = cache / (str(source.relative_to(sdist) if sdist in source.parents else source.name)
+                       .replace("/", "_") + ".o")  # fmt: skip
+        command = ["g++", "-std=c++17", "-O3", *includes, *json_include, "-c", str(source)]
+        subprocess.run([*command, "-o", str(obj)], check=True, capture_output=True)
+        return obj
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        objects = list(pool.map(compile_one, units))
+    subprocess.run(["g++", *map(str, objects), "-o", str(binary), "-lpthread"], check=True,
+                   capture_output=True)  # fmt: skip
+    return binary
+
+
+def cpp_loop(sdist: Path | None) -> tuple[Path | None, str]:
+    """The compiled loop, or None and the "skipped: ..." line saying why."""
+    if sdist is None:
+        return None, (
+            "skipped: needs --openspiel-sdist DIR, the open_spiel sdist unpacked (pip "
+            "download --no-binary :all: --no-deps open_spiel), to compile the C++ loop"
+        )
+    if shutil.which("g++") is None:
+        return None, "skipped: needs g++ to compile OpenSpiel's C++ loop"
+    if not (sdist / "open_spiel" / "spiel.cc").exists():
+        return None, f"skipped: {sdist} holds no open_spiel/spiel.cc (an unpacked sdist)"
+    try:
+        return build_cpp_loop(sdist.resolve(), CACHE), ""
+    except subprocess.CalledProcessError as exc:
+        return None, f"skipped: compiling the C++ loop failed: {exc.stderr[:200]!r}"
+
+
+def cpp_playouts(binary: Path, games: int) -> OwnClock:
+    """Games per CPU second of the C++ loop, timed inside it (its start-up excluded)."""
+    seeds = iter(range(1, 10**6))
+
+    def run() -> float:
+        done = subprocess.run([str(binary), str(games), str(next(seeds))], check=True,
+                              capture_output=True, text=True)  # fmt: skip
+        count, cpu = done.stdout.split()
+        return int(count) / max(float(cpu), 1e-9)
+
+    return OwnClock(run)
+
+
 # --- 4. the Mia engine before ---------------------------------------------------------
 
 
@@ -460,6 +581,12 @@ def main() -> None:
         help="only this: bluffdice simulate's matches in N workers against one",
     )
     parser.add_argument(
+        "--openspiel-sdist",
+        type=Path,
+        metavar="DIR",
+        help="the open_spiel sdist, unpacked: compile OpenSpiel's C++ loop against it",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="one JSON line per row after the tables"
     )
     args = parser.parse_args()
@@ -512,7 +639,22 @@ def main() -> None:
     else:
         for what in ("sim", "engine API"):
             outside.append(skipped(f"{what}: 1-die Liar's Dice random playouts", NO_SPIEL))
-    outside.append(skipped("sim: 1-die Liar's Dice random playouts", NO_CPP))
+    cpp_label = f"sim: 1-die Liar's Dice random playouts, batch {LD_BATCH:,}"
+    binary, why = cpp_loop(args.openspiel_sdist)
+    if binary is None:
+        outside.append(skipped(cpp_label, why))
+    else:
+        outside.append(
+            paired(
+                cpp_label,
+                ld_sim_playouts(LD_BATCH),
+                "OpenSpiel's own C++ loop, liars_dice random playouts (-O3, mt19937)",
+                cpp_playouts(binary, CPP_GAMES),
+                "games/s",
+                8.0,
+                pairs,
+            )
+        )
 
     for text, bots in (("maexchen", ("odds", "lucky")), ("classic", ("honest", "liar"))):
         internal.append(
