@@ -370,7 +370,7 @@ ABSL_DIRS = (
     "strings", "strings/internal", "strings/internal/str_format", "base", "base/internal",
     "container/internal", "synchronization", "synchronization/internal", "numeric",
     "hash/internal", "time", "time/internal/cctz/src", "debugging", "debugging/internal",
-    "types", "profiling/internal", "crc", "crc/internal", "log/internal",
+    "types", "profiling/internal", "crc", "crc/internal",
 )  # fmt: skip
 """The abseil libraries those need, compiled from the sdist's bundled copy."""
 ABSL_SKIP = ("test", "benchmark", "mock", "testutil", "gentables", "chi_square", "print_hash",

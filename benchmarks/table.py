@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/table.py           # runs the benchmarks, rewrites the table
     .venv/bin/python benchmarks/table.py --print   # prints the table, writes nothing
+    .venv/bin/python benchmarks/table.py --openspiel-sdist DIR  # with OpenSpiel's C++ loop
 
 Each benchmark runs with short settings in a child process (`--json`), and the table
 between the BEGIN and END markers of benchmarks/README.md is replaced by one row per
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,12 +40,18 @@ def run(args: tuple[str, ...]) -> list[dict[str, object]]:
 
 
 def command(args: tuple[str, ...]) -> str:
-    return f"`.venv/bin/python benchmarks/{' '.join(args)}`"
+    """The command a reader runs for the row: the table's own `--json` left out, the
+    sdist's folder shown as DIR."""
+    shown = [a for a in args if a != "--json"]
+    if "--openspiel-sdist" in shown:
+        shown[shown.index("--openspiel-sdist") + 1] = "DIR"
+    return f"`.venv/bin/python benchmarks/{' '.join(shown)}`"
 
 
-def sim_rows() -> list[str]:
+def sim_rows(sdist: Path | None) -> list[str]:
     rows = []
-    for r in run(SIM):
+    extra = () if sdist is None else ("--openspiel-sdist", str(sdist))
+    for r in run(SIM + extra):
         if r["note"]:
             figure = str(r["note"])
         elif "ratio" in r:
@@ -51,7 +59,9 @@ def sim_rows() -> list[str]:
         else:
             figure = f"{r['ours']:,.0f} {r['unit']} (no reference)"
         reference = r["reference"] or "—"
-        rows.append(f"| {r['what']} ({r['section']}) | {figure} | {reference} | {command(SIM)} |")
+        rows.append(
+            f"| {r['what']} ({r['section']}) | {figure} | {reference} | {command(SIM + extra)} |"
+        )
     return rows
 
 
@@ -65,16 +75,24 @@ def lean_rows() -> list[str]:
     return rows
 
 
-def table() -> str:
+def table(sdist: Path | None) -> str:
     lines = ["| what | figure: ratio median [range] | reference | command |", "|---|---|---|---|"]
-    return "\n".join(lines + sim_rows() + lean_rows())
+    load = os.getloadavg()[0]
+    note = f"\n\nLoad average when written: {load:.1f} (2 cores, shared with other work)."
+    return "\n".join(lines + sim_rows(sdist) + lean_rows()) + note
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--print", action="store_true", help="print the table, write nothing")
+    parser.add_argument(
+        "--openspiel-sdist",
+        type=Path,
+        metavar="DIR",
+        help="passed to bench_sim: the unpacked open_spiel sdist, for the C++ reference",
+    )
     args = parser.parse_args()
-    text = table()
+    text = table(args.openspiel_sdist)
     if args.print:
         print(text)
         return 0
