@@ -1,31 +1,45 @@
 """The batch simulator and the rules engine against their references, in one run.
 
-    .venv/bin/python benchmarks/bench_sim.py            # about a minute
-    .venv/bin/python benchmarks/bench_sim.py --quick    # a few seconds, rougher
+    .venv/bin/python benchmarks/bench_sim.py            # 7 pairs a row, about a minute
+    .venv/bin/python benchmarks/bench_sim.py --quick    # 3 pairs a row, a few seconds
     .venv/bin/python benchmarks/bench_sim.py --all      # more Mia rule options and tables
-    .venv/bin/python benchmarks/bench_sim.py --workers 2  # row 6 alone: simulate's workers
+    .venv/bin/python benchmarks/bench_sim.py --workers 2  # only: simulate's workers
 
-Rows (each timed as the best of several interleaved repetitions, one process; times are
-the process's CPU time, so a machine shared with other work slows both sides alike and
-does not count the time the process waited for a core):
+Every row is measured in interleaved pairs in one process (ours then the reference, the
+next pair the other way round), by CPU time, so a machine shared with other work slows
+both sides alike and the time spent waiting for a core does not count; each row shows
+both sides' median [min-max] and the median [min-max] of the pairs' ratios. The batch
+simulators run fixed batches (`MIA_BATCH`, `LD_BATCH`, printed at the top): their rate
+moves with the batch size.
 
-1. Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`): target
-   at least 5 million rounds a second for every preset and ranking option. The first two
-   rows also time the same bots played by the rules engine; the others show the simulator
-   alone (`--all` adds more rule options and tables: every row a user may want to check).
-2. Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
-   against pyspiel's `liars_dice` random playouts driven from Python: target 30x.
-3. The same random playouts through the engine's public API (immutable, validated
-   states: `legal_actions`, `chance_outcomes`, `apply`), against pyspiel: target 0.5x.
-4. Random Mia playouts through the engine now, against the engine as it was before this
-   work (`games/mia/state.py` at commit BASELINE, loaded from git): target 1.0x (no
-   slower). Both play the same seeded games; the benchmark checks they end identically.
-5. Mia views, what a table sends each recipient after every move (`state.view` for the
-   four seats and a spectator, over every state of seeded 4-player games), against
-   `view` at commit VIEW_BASELINE (before views were made cheap): target 1.5x (issue 15
-   asks for cheap views without a number; 1.8x to 2.5x were measured on a loaded machine).
+Against outside references:
 
-6. `--workers N` (this row alone): `bluffdice simulate --workers N` against
+- Random playouts of 1-die Liar's Dice (the `openspiel` preset) in the batch simulator,
+  against pyspiel's `liars_dice` random playouts driven from Python (which mostly
+  measures the Python-to-C++ calls): target 30x.
+- The same random playouts through the engine's public API (immutable, validated
+  states: `legal_actions`, `chance_outcomes`, `apply`), against pyspiel: target 0.5x.
+- The same simulator playouts against OpenSpiel's own C++ loop over `liars_dice`
+  (`CPP_LOOP`: random playouts, mt19937, timed by its CPU clock), compiled once with
+  `-O3` against the `open_spiel` sdist given as `--openspiel-sdist DIR` (`pip download
+  --no-binary :all: --no-deps open_spiel`, unpacked): OpenSpiel's core, liars_dice.cc
+  and the bundled abseil, about 4 minutes on 2 cores; the binary is kept in `CACHE`.
+  No target (the issue measured 8.5x); without the sdist or g++ the row says
+  "skipped: ..." and why.
+
+Internal, bluffdice against itself:
+
+- Mia rounds between table policies in the batch simulator (`bluffdice.sim.mia`): target
+  at least 5 million rounds a second for every preset and ranking option. The first two
+  rows also time the same bots played by the rules engine; the others show the simulator
+  alone (`--all` adds more rule options and tables).
+- Random Mia playouts through the engine now, against the engine at commit BASELINE
+  (loaded from git): target 1.0x (no slower). Both play the same seeded games; the
+  benchmark checks they end identically.
+- Mia views, what a table sends each recipient after every move (`state.view` for the
+  four seats and a spectator), against `view` at commit VIEW_BASELINE: target 1.5x.
+
+`--workers N` (this alone): `bluffdice simulate --workers N` against
    `--workers 1`, every pair of five Mia character bots, each run a fresh process as a
    user starts it (start-up, the pool and building the tables in every worker included),
    timed by the wall clock (the CPU time of one process would not count the workers);
@@ -33,20 +47,24 @@ does not count the time the process waited for a core):
    before and after: on a machine shared with other work the workers compete for cores
    and the speed-up shrinks.
 
-Needs the bench extra for rows 2 and 3: `pip install -e '.[bench]'` (open-spiel).
+The pyspiel rows need the openspiel extra: `pip install -e '.[openspiel]'`.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import platform
 import random
+import shutil
+import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,15 +83,134 @@ VIEW_BASELINE = "d18fa58"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def best_rate(run: Callable[[], int], repeats: int) -> float:
-    """Units per second of the fastest of `repeats` runs (the least disturbed one)."""
-    best = 0.0
-    for _ in range(repeats):
-        start = time.process_time()
-        units = run()
-        rate = units / max(time.process_time() - start, 1e-9)
-        best = max(best, rate)
-    return best
+MIA_BATCH = 50_000
+"""Mia games per simulator call in every Mia row: the rate moves with the batch size."""
+LD_BATCH = 200_000
+"""Liar's Dice games per simulator call (7.5M games/s at 800k, about 12M at 50k-200k)."""
+SPIEL_GAMES = 5_000
+"""Games per timed run of the Python-driven loops (pyspiel's, the engine's)."""
+NO_SPIEL = "skipped: pyspiel not installed (pip install -e '.[openspiel]')"
+NO_TARGET = 0.0
+"""A row's target where none was set: shown as "-"."""
+CPP_GAMES = 200_000
+"""Games per timed run of OpenSpiel's C++ loop."""
+CACHE = Path.home() / ".cache" / "bluffdice-bench" / "openspiel-loop"
+"""Where the compiled C++ loop is kept between runs."""
+
+
+@dataclass
+class Row:
+    """One comparison: both sides' rates over the pairs, and the pairs' ratios."""
+
+    label: str
+    unit: str
+    ours: list[float]
+    reference: str
+    theirs: list[float]
+    target: float
+    note: str = ""
+    """Why the row was not measured ("skipped: ..."), else empty."""
+
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
+
+
+@dataclass
+class OwnClock:
+    """A run in another process that times itself: it returns units per CPU second."""
+
+    run: Callable[[], float]
+
+
+def rate(run: Callable[[], int] | OwnClock) -> float:
+    """Units per CPU second of one run (CPU time: waiting for a core does not count)."""
+    if isinstance(run, OwnClock):
+        return run.run()
+    start = time.process_time()
+    units = run()
+    return units / max(time.process_time() - start, 1e-9)
+
+
+def paired(
+    label: str,
+    ours: Callable[[], int],
+    reference: str,
+    ref: Callable[[], int] | OwnClock | None,
+    unit: str,
+    target: float,
+    pairs: int,
+) -> Row:
+    """`pairs` runs of each side, interleaved and alternating which goes first, so that
+    both see the same load; each pair gives one ratio."""
+    row = Row(label, unit, [], reference, [], target)
+    for i in range(pairs):
+        if ref is None:
+            row.ours.append(rate(ours))
+        elif i % 2 == 0:
+            row.ours.append(rate(ours))
+            row.theirs.append(rate(ref))
+        else:
+            row.theirs.append(rate(ref))
+            row.ours.append(rate(ours))
+    return row
+
+
+def skipped(label: str, note: str) -> Row:
+    return Row(label, "", [], "", [], 0.0, note)
+
+
+def spread(values: list[float], fmt: str) -> str:
+    """Median [min-max]."""
+    low, mid, high = (format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
+    return f"{mid} [{low}-{high}]"
+
+
+def summary(r: Row) -> dict[str, Any]:
+    """A row's figures for `--json`: each side's median, the ratio's median and range."""
+    out: dict[str, Any] = {"what": r.label, "reference": r.reference, "note": r.note}
+    if r.ours:
+        out["ours"] = statistics.median(r.ours)
+        out["unit"] = r.unit
+    if r.theirs:
+        ratios = r.ratios()
+        out |= {"theirs": statistics.median(r.theirs), "ratio": statistics.median(ratios)}
+        out |= {"ratio_min": min(ratios), "ratio_max": max(ratios), "pairs": len(ratios)}
+    return out
+
+
+def rows_table(title: str, rows: list[Row]) -> Table:
+    table = Table(title=title)
+    for col in (
+        "what",
+        "ours",
+        "reference",
+        "reference's",
+        "ratio median [range]",
+        "target",
+        "met",
+    ):
+        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
+    for r in rows:
+        if r.note:
+            table.add_row(r.label, "", r.note, "", "", "", "")
+            continue
+        ours = f"{spread(r.ours, ',.0f')} {r.unit}"
+        if r.unit == "rounds/s" and not r.theirs:
+            met = statistics.median(r.ours) >= r.target
+            table.add_row(r.label, ours, "-", "-", "-", f"{r.target / 1e6:.0f}M {r.unit}",
+                          "yes" if met else "[red]no[/]")  # fmt: skip
+            continue
+        ratio = statistics.median(r.ratios())
+        if r.target == NO_TARGET:
+            table.add_row(r.label, ours, r.reference, spread(r.theirs, ",.0f"),
+                          spread(r.ratios(), ",.2f") + "x", "-", "-")  # fmt: skip
+            continue
+        target = f"{r.target / 1e6:.0f}M {r.unit}" if r.unit == "rounds/s" else f"{r.target:g}x"
+        met = statistics.median(r.ours) >= r.target if r.unit == "rounds/s" else ratio >= r.target
+        table.add_row(r.label, ours, r.reference, spread(r.theirs, ",.0f"),
+                      spread(r.ratios(), ",.2f") + "x", target,
+                      "yes" if met else "[red]no[/]")  # fmt: skip
+    return table
 
 
 def best_wall_rate(run: Callable[[], int], repeats: int) -> float:
@@ -203,6 +340,117 @@ def engine_playouts(
         return games
 
     return run
+
+
+# --- OpenSpiel's own C++ playout loop ----------------------------------------------------
+
+CPP_LOOP = r"""
+// Random playouts of OpenSpiel's liars_dice, timed by the process's CPU clock.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include "open_spiel/spiel.h"
+int main(int argc, char** argv) {
+  int games = argc > 1 ? std::atoi(argv[1]) : 100000;
+  auto game = open_spiel::LoadGame("liars_dice");
+  std::mt19937 rng(argc > 2 ? std::atoi(argv[2]) : 1);
+  std::clock_t start = std::clock();
+  for (int g = 0; g < games; ++g) {
+    auto state = game->NewInitialState();
+    while (!state->IsTerminal()) {
+      if (state->IsChanceNode()) {
+        auto outcomes = state->ChanceOutcomes();
+        state->ApplyAction(outcomes[rng() % outcomes.size()].first);
+      } else {
+        auto legal = state->LegalActions();
+        state->ApplyAction(legal[rng() % legal.size()]);
+      }
+    }
+  }
+  double cpu = double(std::clock() - start) / CLOCKS_PER_SEC;
+  std::printf("%d %.6f\n", games, cpu);
+  return 0;
+}
+"""
+OPENSPIEL_FILES = (
+    "spiel.cc", "spiel_utils.cc", "game_parameters.cc", "observer.cc", "policy.cc",
+    "games/liars_dice/liars_dice.cc", "utils/usage_logging.cc", "utils/status.cc",
+)  # fmt: skip
+"""OpenSpiel's sources that the liars_dice loop links against."""
+ABSL_DIRS = (
+    "strings", "strings/internal", "strings/internal/str_format", "base", "base/internal",
+    "container/internal", "synchronization", "synchronization/internal", "numeric",
+    "hash/internal", "time", "time/internal/cctz/src", "debugging", "debugging/internal",
+    "types", "profiling/internal", "crc", "crc/internal",
+)  # fmt: skip
+"""The abseil libraries those need, compiled from the sdist's bundled copy."""
+ABSL_SKIP = ("test", "benchmark", "mock", "testutil", "gentables", "chi_square", "print_hash",
+             "fuzz", "cord", "poison", "_main", "helper")  # fmt: skip
+
+
+def build_cpp_loop(sdist: Path, cache: Path) -> Path:
+    """Compile the playout loop against the open_spiel sdist unpacked at `sdist` (the
+    folder holding `open_spiel/`), once: the binary is kept in `cache`."""
+    binary = cache / "liars_dice_loop"
+    if binary.exists():
+        return binary
+    src, absl = sdist / "open_spiel", sdist / "open_spiel" / "abseil-cpp"
+    cache.mkdir(parents=True, exist_ok=True)
+    (cache / "loop.cc").write_text(CPP_LOOP)
+    units = [(cache / "loop.cc", ["-I", str(sdist), "-I", str(absl)])]
+    units += [(src / f, ["-I", str(sdist), "-I", str(absl)]) for f in OPENSPIEL_FILES]
+    for d in ABSL_DIRS:
+        for f in sorted((absl / "absl" / d).glob("*.cc")):
+            if not any(word in f.name for word in ABSL_SKIP):
+                units.append((f, ["-I", str(absl)]))
+    json_include = ["-I", str(src / "json" / "include")]
+
+    def compile_one(unit: tuple[Path, list[str]]) -> Path:
+        source, includes = unit
+        obj = cache / (str(source.relative_to(sdist) if sdist in source.parents else source.name)
+                       .replace("/", "_") + ".o")  # fmt: skip
+        command = ["g++", "-std=c++17", "-O3", *includes, *json_include, "-c", str(source)]
+        subprocess.run([*command, "-o", str(obj)], check=True, capture_output=True)
+        return obj
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        objects = list(pool.map(compile_one, units))
+    subprocess.run(["g++", *map(str, objects), "-o", str(binary), "-lpthread"], check=True,
+                   capture_output=True)  # fmt: skip
+    return binary
+
+
+def cpp_loop(sdist: Path | None) -> tuple[Path | None, str]:
+    """The compiled loop, or None and the "skipped: ..." line saying why."""
+    if sdist is None:
+        return None, (
+            "skipped: needs --openspiel-sdist DIR, the open_spiel sdist unpacked (pip "
+            "download --no-binary :all: --no-deps open_spiel), to compile the C++ loop"
+        )
+    if shutil.which("g++") is None:
+        return None, "skipped: needs g++ to compile OpenSpiel's C++ loop"
+    if not (sdist / "open_spiel" / "spiel.cc").exists():
+        return None, f"skipped: {sdist} holds no open_spiel/spiel.cc (an unpacked sdist)"
+    try:
+        return build_cpp_loop(sdist.resolve(), CACHE), ""
+    except subprocess.CalledProcessError as exc:
+        return None, f"skipped: compiling the C++ loop failed: {exc.stderr[:200]!r}"
+
+
+def cpp_playouts(binary: Path, games: int) -> OwnClock:
+    """Games per CPU second of the C++ loop, timed inside it (its start-up excluded)."""
+    seeds = iter(range(1, 10**6))
+
+    def run() -> float:
+        done = subprocess.run([str(binary), str(games), str(next(seeds))], check=True,
+                              capture_output=True, text=True)  # fmt: skip
+        count, cpu = done.stdout.split()
+        return int(count) / max(float(cpu), 1e-9)
+
+    return OwnClock(run)
 
 
 # --- 4. the Mia engine before ---------------------------------------------------------
@@ -342,138 +590,151 @@ def main() -> None:
         "--workers",
         type=int,
         metavar="N",
-        help="only row 6: bluffdice simulate's matches in N workers against one",
+        help="only this: bluffdice simulate's matches in N workers against one",
+    )
+    parser.add_argument(
+        "--openspiel-sdist",
+        type=Path,
+        metavar="DIR",
+        help="the open_spiel sdist, unpacked: compile OpenSpiel's C++ loop against it",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON line per row after the tables"
     )
     args = parser.parse_args()
-    repeats = 3 if args.quick else 5
+    pairs = 3 if args.quick else 7
     scale = 1 if args.quick else 4
-    console = Console(width=150)
+    console = Console(width=200)
     if args.workers is not None:
         if args.workers < 2:
             parser.error("--workers needs 2 or more (it compares against one worker)")
         bench_workers(args.workers, args.quick, console)
         return
     console.print(
-        f"python {platform.python_version()}, {platform.machine()}, one process; "
-        f"best of {repeats} interleaved runs"
+        f"python {platform.python_version()}, {platform.machine()}, one process; CPU time; "
+        f"{pairs} interleaved pairs per row (ours then the reference, then the other way "
+        f"round); batches: {MIA_BATCH:,} Mia games and {LD_BATCH:,} Liar's Dice games per "
+        "simulator call"
     )
-    rows: list[tuple[str, str, float, str, float, float]] = []
-
-    def compare(
-        label: str,
-        ours: Callable[[], int],
-        ref_label: str,
-        ref: Callable[[], int] | None,
-        unit: str,
-        target: float,
-    ) -> None:
-        ours_rate = ref_rate = 0.0
-        for _ in range(repeats):  # interleave: both see the same load
-            ours_rate = max(ours_rate, best_rate(ours, 1))
-            if ref is not None:
-                ref_rate = max(ref_rate, best_rate(ref, 1))
-        rows.append((label, unit, ours_rate, ref_label, ref_rate, target))
-
-    compare(
-        "sim: Mia maexchen rounds, odds vs lucky tables",
-        mia_sim_rounds("maexchen", ("odds", "lucky"), 50_000 * scale),
-        "engine, the same bots",
-        mia_engine_rounds("maexchen", ("odds", "lucky"), 20 * scale),
-        "rounds/s",
-        5e6,
-    )
-    compare(
-        "sim: Mia classic rounds, honest vs liar tables",
-        mia_sim_rounds("classic", ("honest", "liar"), 50_000 * scale),
-        "engine, the same bots",
-        mia_engine_rounds("classic", ("honest", "liar"), 20 * scale),
-        "rounds/s",
-        5e6,
-    )
-    for text, bots in SIM_ROWS + (SIM_ROWS_ALL if args.all else []):
-        compare(
-            f"sim: Mia {text}, {'/'.join(bots)}",
-            mia_sim_rounds(text, bots, 50_000 * scale),
-            "-",
-            None,
-            "rounds/s",
-            5e6,
-        )
+    outside: list[Row] = []
+    internal: list[Row] = []
     try:
         import pyspiel  # noqa: F401
 
         have_spiel = True
     except ImportError:
         have_spiel = False
-        console.print("[yellow]pyspiel not installed (bench extra): rows 2 and 3 skipped[/]")
+    spiel_ref = "pyspiel 'liars_dice' random playouts, driven from Python"
     if have_spiel:
-        compare(
-            "sim: 1-die Liar's Dice random playouts",
-            ld_sim_playouts(200_000 * scale),
-            "pyspiel liars_dice from Python",
-            pyspiel_playouts(5_000 * scale),
-            "games/s",
-            30.0,
+        outside.append(
+            paired(
+                f"sim: 1-die Liar's Dice random playouts, batch {LD_BATCH:,}",
+                ld_sim_playouts(LD_BATCH),
+                spiel_ref,
+                pyspiel_playouts(SPIEL_GAMES),
+                "games/s",
+                30.0,
+                pairs,
+            )
         )
-        compare(
-            "engine: 1-die Liar's Dice random playouts",
-            engine_playouts("openspiel", 5_000 * scale),
-            "pyspiel liars_dice from Python",
-            pyspiel_playouts(5_000 * scale),
-            "games/s",
-            0.5,
+        outside.append(
+            paired(
+                "engine API: 1-die Liar's Dice random playouts",
+                engine_playouts("openspiel", SPIEL_GAMES),
+                spiel_ref,
+                pyspiel_playouts(SPIEL_GAMES),
+                "games/s",
+                0.5,
+                pairs,
+            )
+        )
+    else:
+        for what in ("sim", "engine API"):
+            outside.append(skipped(f"{what}: 1-die Liar's Dice random playouts", NO_SPIEL))
+    cpp_label = f"sim: 1-die Liar's Dice random playouts, batch {LD_BATCH:,}"
+    binary, why = cpp_loop(args.openspiel_sdist)
+    if binary is None:
+        outside.append(skipped(cpp_label, why))
+    else:
+        outside.append(
+            paired(
+                cpp_label,
+                ld_sim_playouts(LD_BATCH),
+                "OpenSpiel's own C++ loop, liars_dice random playouts (-O3, mt19937)",
+                cpp_playouts(binary, CPP_GAMES),
+                "games/s",
+                NO_TARGET,
+                pairs,
+            )
+        )
+
+    for text, bots in (("maexchen", ("odds", "lucky")), ("classic", ("honest", "liar"))):
+        internal.append(
+            paired(
+                f"sim: Mia {text} rounds, {'/'.join(bots)} tables, batch {MIA_BATCH:,}",
+                mia_sim_rounds(text, bots, MIA_BATCH),
+                "bluffdice engine, the same bots",
+                mia_engine_rounds(text, bots, 20 * scale),
+                "rounds/s",
+                5e6,
+                pairs,
+            )
+        )
+    for text, bots in SIM_ROWS + (SIM_ROWS_ALL if args.all else []):
+        internal.append(
+            paired(
+                f"sim: Mia {text}, {'/'.join(bots)}, batch {MIA_BATCH:,}",
+                mia_sim_rounds(text, bots, MIA_BATCH),
+                "-",
+                None,
+                "rounds/s",
+                5e6,
+                pairs,
+            )
         )
     old = baseline_mia()
     if old is None:
-        console.print(f"[yellow]commit {BASELINE} not available: row 4 skipped[/]")
+        internal.append(skipped("engine: Mia random playouts", f"commit {BASELINE} not here"))
     else:
         if not same_games(old, "classic", 20):
             console.print("[bold red]the Mia engine no longer plays the baseline's games[/]")
             sys.exit(1)
         for text in ("classic", "maexchen"):
-            compare(
-                f"engine: Mia {text} random playouts (3 players)",
-                engine_playouts(text, 300 * scale, players=3),
-                f"engine at {BASELINE}",
-                engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
-                "games/s",
-                1.0,
+            internal.append(
+                paired(
+                    f"engine: Mia {text} random playouts (3 players)",
+                    engine_playouts(text, 300 * scale, players=3),
+                    f"bluffdice engine at {BASELINE}",
+                    engine_playouts(text, 300 * scale, new_game=old.new_game, players=3),
+                    "games/s",
+                    1.0,
+                    pairs,
+                )
             )
     before = baseline_mia(VIEW_BASELINE)
     if before is None:
-        console.print(f"[yellow]commit {VIEW_BASELINE} not available: row 5 skipped[/]")
+        internal.append(skipped("engine: Mia views", f"commit {VIEW_BASELINE} not here"))
     else:
         for text in ("classic", "maexchen"):
-            compare(
-                f"engine: Mia {text} views (4 seats, spectator)",
-                mia_views(text, 5 * scale),
-                f"engine at {VIEW_BASELINE}",
-                mia_views(text, 5 * scale, new_game=before.new_game),
-                "views/s",
-                1.5,
+            internal.append(
+                paired(
+                    f"engine: Mia {text} views (4 seats, spectator)",
+                    mia_views(text, 5 * scale),
+                    f"bluffdice views at {VIEW_BASELINE}",
+                    mia_views(text, 5 * scale, new_game=before.new_game),
+                    "views/s",
+                    1.5,
+                    pairs,
+                )
             )
-
-    table = Table(title="bluffdice simulator and engine speed")
-    for col in ("what", "rate", "reference", "ref rate", "ratio", "target", "met"):
-        table.add_column(col, justify="left" if col in ("what", "reference") else "right")
-    for label, unit, ours_rate, ref_label, ref_rate, target in rows:
-        ratio = ours_rate / ref_rate if ref_rate else float("nan")
-        if unit == "rounds/s":
-            met = ours_rate >= target
-            target_text = f"{target / 1e6:.0f}M {unit}"
-        else:
-            met = ratio >= target
-            target_text = f"{target:g}x"
-        table.add_row(
-            label,
-            f"{ours_rate:,.0f} {unit}",
-            ref_label,
-            f"{ref_rate:,.0f}" if ref_rate else "-",
-            f"{ratio:,.2f}x" if ref_rate else "-",
-            target_text,
-            "yes" if met else "[red]no[/]",
-        )
-    console.print(table)
+    console.print(rows_table("Against outside references", outside))
+    console.print(
+        rows_table("Internal: bluffdice against itself (an older commit, or the engine)", internal)
+    )
+    if args.json:
+        for section, rows in (("outside", outside), ("internal", internal)):
+            for r in rows:
+                print(json.dumps({"section": section, **summary(r)}))
 
 
 if __name__ == "__main__":

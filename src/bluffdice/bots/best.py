@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bluffdice.bots.base import Bot, load_bot, register_bot
 from bluffdice.bots.cfr import CfrBot, _sample
@@ -34,8 +34,9 @@ from bluffdice.games.base import BluffdiceError, Event
 from bluffdice.games.liars_dice.actions import LiarsDiceAction, parse_action
 from bluffdice.games.liars_dice.state import LiarsDiceView
 from bluffdice.games.registry import parse_rules
-from bluffdice.solve import lean_policy
-from bluffdice.solve.liars_dice import DudoSpec
+
+if TYPE_CHECKING:  # the solver (numpy) loads when a policy is first looked for
+    from bluffdice.solve.liars_dice import DudoSpec
 
 GAME = "liars-dice"
 EXACT = "exact"
@@ -45,6 +46,8 @@ EXACT = "exact"
 def spec_for(rules_text: str, dice: int) -> tuple[DudoSpec | None, bool]:
     """(the solver's spec of a heads-up round of `dice` each under these rules, or None
     where the solver has no such game; whether the rules play a single round)."""
+    from bluffdice.solve.liars_dice import DudoSpec
+
     try:
         rules = parse_rules(rules_text, game=GAME)
         if rules.calza or rules.palifico:
@@ -73,6 +76,8 @@ def choose(rules_text: str, cups: Sequence[int], solve: bool = True) -> str:
     if len(cups) == 2 and cups[0] == cups[1]:
         spec, single = spec_for(rules_text, cups[0])
         if spec is not None:
+            from bluffdice.solve import lean_policy
+
             if lean_policy.find(spec) is not None:
                 return EXACT
             if solve and single and lean_policy.cheap(spec):
@@ -116,6 +121,8 @@ class BestBot(Bot[LiarsDiceView, LiarsDiceAction]):
             return method
         spec, _ = spec_for(text, rules.dice)
         assert spec is not None  # exact means the spec exists
+        from bluffdice.solve import lean_policy
+
         lean_policy.obtain(spec, text)
         return None
 
@@ -155,6 +162,8 @@ class BestBot(Bot[LiarsDiceView, LiarsDiceAction]):
         spec, _ = spec_for(view.rules, cups[0])
         if spec is None:
             return None
+        from bluffdice.solve import lean_policy
+
         policy = lean_policy.obtain(spec, view.rules)
         if policy is None:
             return None
