@@ -39,7 +39,7 @@ def test_the_review_rates_each_players_moves_at_their_steps(client: TestClient) 
     steps = replay["steps"]
     record = Record(replay["game"], replay["rules"], 3, tuple(s["text"] for s in steps))
     for seat in range(3):
-        expected = review_game(record, seat, replay["names"]).to_json()["ratings"]
+        expected = review_game(record, seat, replay["names"], about=True).to_json()["ratings"]
         mine = [r for r in review["ratings"] if r["seat"] == seat]
         assert [{k: v for k, v in r.items() if k != "seat"} for r in mine] == expected
         for rating in mine:  # beside the move of the player who made it
