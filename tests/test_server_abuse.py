@@ -394,24 +394,27 @@ def test_a_game_that_reaches_game_steps_is_abandoned_as_long(tmp_path: Path) -> 
     run(scenario)
 
 
+async def finished_game(client: httpx.AsyncClient, address: str, rules: str) -> dict[str, Any]:
+    """A game of a person against a bot, played to its end; the table as it was made."""
+    made = (
+        await client.post(
+            "/api/tables",
+            json=body([{"kind": "human"}, {"kind": "bot", "bot": "honest"}], rules=rules),
+        )
+    ).json()
+    seat = await socket(address, made["id"], made["token"])
+    await play(seat, lambda m: m["type"] == "table" and m["status"] == "finished")
+    await seat.ws.close()
+    return cast("dict[str, Any]", made)
+
+
 def test_a_game_longer_than_review_steps_is_not_reviewed(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with (
             serving(tmp_path, Limits(review_steps=3)) as (address, _),
             http(address) as client,
         ):
-            made = (
-                await client.post(
-                    "/api/tables",
-                    json=body(
-                        [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
-                        rules="mia(lives=1)",
-                    ),
-                )
-            ).json()
-            seat = await socket(address, made["id"], made["token"])
-            await play(seat, lambda m: m["type"] == "table" and m["status"] == "finished")
-            await seat.ws.close()
+            made = await finished_game(client, address, "mia(lives=1)")
             steps = len((await client.get(f"/api/replays/{made['id']}")).json()["steps"])
             assert steps > 3
             answer = await client.get(f"/api/replays/{made['id']}/review")
@@ -453,18 +456,7 @@ def waiting_jobs(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Callable[[], 
 def test_a_finished_game_is_reviewed_for_every_seat_and_kept(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with serving(tmp_path) as (address, _), http(address) as client:
-            made = (
-                await client.post(
-                    "/api/tables",
-                    json=body(
-                        [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
-                        rules="mia(lives=2)",
-                    ),
-                )
-            ).json()
-            seat = await socket(address, made["id"], made["token"])
-            await play(seat, lambda m: m["type"] == "table" and m["status"] == "finished")
-            await seat.ws.close()
+            made = await finished_game(client, address, "mia(lives=2)")
             answer = await client.get(f"/api/replays/{made['id']}/review")
             assert answer.status_code == 200
             review = answer.json()
