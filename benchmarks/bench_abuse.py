@@ -14,7 +14,7 @@ Content-Length and streamed) and reviews of games it finished itself. The attack
 the machine with the server, as a stranger's script on the same host would (`--decoy`
 sends it to a second server instead: the slowdown that remains is the machine's). Printed: the
 latency of each kind of phase, the ratio of their p99s (target: within 2x), what the
-attacks were answered, and the server's memory.
+attacks were answered, and the memory of the server and of its review workers.
 """
 
 from __future__ import annotations
@@ -302,6 +302,13 @@ def attacker(
 # --- the run -----------------------------------------------------------------------------
 
 
+def children_rss_mib(pid: int) -> float:
+    """The memory of a process's children: the server's review workers (they start with
+    its first review) and multiprocessing's resource tracker."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return sum(rss_mib(int(child)) for child in children)
+
+
 def percentile_ms(values: list[float], q: float) -> float:
     return bench_server.percentile_ms(sorted(values), q)
 
@@ -377,6 +384,7 @@ def main() -> None:
         strangers.join(30)
         with httpx.Client(base_url=f"http://{address}") as http:
             alive = http.get("/api/tables").status_code
+        workers = children_rss_mib(process.pid)
     finally:
         stop.set()
         if strangers.is_alive():
@@ -407,6 +415,7 @@ def main() -> None:
     for kind, count in sorted(answers.items()):
         print(f"  {kind:<40} {count:>7}")
     print("server RSS: " + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in memory))
+    print(f"its review workers' RSS at the end: {workers:.0f} MiB")
     print(f"the server answers /api/tables afterwards: {alive}")
     if decoy is not None:
         print("(--decoy: the attacks went to a second server; the person's did not see them)")

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
 import secrets
-import threading
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -392,24 +394,27 @@ def test_a_game_that_reaches_game_steps_is_abandoned_as_long(tmp_path: Path) -> 
     run(scenario)
 
 
+async def finished_game(client: httpx.AsyncClient, address: str, rules: str) -> dict[str, Any]:
+    """A game of a person against a bot, played to its end; the table as it was made."""
+    made = (
+        await client.post(
+            "/api/tables",
+            json=body([{"kind": "human"}, {"kind": "bot", "bot": "honest"}], rules=rules),
+        )
+    ).json()
+    seat = await socket(address, made["id"], made["token"])
+    await play(seat, lambda m: m["type"] == "table" and m["status"] == "finished")
+    await seat.ws.close()
+    return cast("dict[str, Any]", made)
+
+
 def test_a_game_longer_than_review_steps_is_not_reviewed(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with (
             serving(tmp_path, Limits(review_steps=3)) as (address, _),
             http(address) as client,
         ):
-            made = (
-                await client.post(
-                    "/api/tables",
-                    json=body(
-                        [{"kind": "human"}, {"kind": "bot", "bot": "honest"}],
-                        rules="mia(lives=1)",
-                    ),
-                )
-            ).json()
-            seat = await socket(address, made["id"], made["token"])
-            await play(seat, lambda m: m["type"] == "table" and m["status"] == "finished")
-            await seat.ws.close()
+            made = await finished_game(client, address, "mia(lives=1)")
             steps = len((await client.get(f"/api/replays/{made['id']}")).json()["steps"])
             assert steps > 3
             answer = await client.get(f"/api/replays/{made['id']}/review")
@@ -422,19 +427,78 @@ def test_a_game_longer_than_review_steps_is_not_reviewed(tmp_path: Path) -> None
     run(scenario)
 
 
+@dataclass(frozen=True)
+class WaitingJob:
+    """A review job (as `Hall.review_job` makes them) that says where it ran, and works
+    until the test lets it finish: until `folder` has a file "release"."""
+
+    table_id: str
+    folder: str
+
+    def rate(self) -> dict[str, Any]:
+        folder = Path(self.folder)
+        (folder / f"rated-{self.table_id}").touch()
+        deadline = time.monotonic() + 20
+        while not (folder / "release").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return {"id": self.table_id, "ratings": [], "pid": os.getpid(), "nice": os.nice(0)}
+
+
+def waiting_jobs(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Callable[[], list[str]]:
+    """Every review made a `WaitingJob`; the tables whose job has started rating."""
+    folder.mkdir()
+    monkeypatch.setattr(
+        Hall, "review_job", lambda hall, table_id: WaitingJob(table_id, str(folder))
+    )
+    return lambda: sorted(p.name.removeprefix("rated-") for p in folder.glob("rated-*"))
+
+
+def test_a_finished_game_is_reviewed_for_every_seat_and_kept(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serving(tmp_path) as (address, _), http(address) as client:
+            made = await finished_game(client, address, "mia(lives=2)")
+            answer = await client.get(f"/api/replays/{made['id']}/review")
+            assert answer.status_code == 200
+            review = answer.json()
+            assert (review["id"], review["reason"]) == (made["id"], None)
+            assert {row["seat"] for row in review["ratings"]} == {0, 1}
+            steps = [row["step"] for row in review["ratings"]]
+            assert steps == sorted(steps)
+            assert review["models"]
+            again = await client.get(f"/api/replays/{made['id']}/review")
+            assert again.json() == review
+
+    run(scenario)
+
+
+def test_a_review_is_rated_in_a_worker_process_of_lowest_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker is not the server's process, gives way to it on a busy CPU, and stops
+    with the server."""
+    rated = waiting_jobs(monkeypatch, tmp_path / "jobs")
+    (tmp_path / "jobs" / "release").touch()
+
+    async def scenario() -> int:
+        async with serving(tmp_path) as (address, _), http(address) as client:
+            answer = (await client.get("/api/replays/game0/review")).json()
+            assert answer["pid"] != os.getpid()
+            assert answer["nice"] == 19
+            assert rated() == ["game0"]
+            assert answer["pid"] in [p.pid for p in multiprocessing.active_children()]
+            return int(answer["pid"])
+
+    worker = asyncio.run(scenario())
+    deadline = time.monotonic() + 10
+    while worker in [p.pid for p in multiprocessing.active_children()]:
+        assert time.monotonic() < deadline, "the review worker outlived the server"
+        time.sleep(0.05)
+
+
 def test_reviews_beyond_the_running_and_the_queued_are_refused_as_busy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = threading.Event()
-    rated: list[str] = []
-
-    def slow_review(hall: Hall, table_id: str) -> dict[str, Any]:
-        """A rater that works until the test lets it finish."""
-        rated.append(table_id)
-        release.wait(10)
-        return {"id": table_id, "ratings": []}
-
-    monkeypatch.setattr(Hall, "review", slow_review)
+    rated = waiting_jobs(monkeypatch, tmp_path / "jobs")
 
     async def scenario() -> None:
         async with serving(tmp_path, Limits(reviews=1, review_queue=1)) as (address, server):
@@ -446,7 +510,9 @@ def test_reviews_beyond_the_running_and_the_queued_are_refused_as_busy(
                     asyncio.create_task(client.get(f"/api/replays/game{n}/review"))
                     for n in range(2)
                 ]
-                while not rated:  # one is rated, the other waits for the thread
+                deadline = time.monotonic() + 20  # the first review starts the worker
+                while not rated():  # one is rated, the other waits for the worker
+                    assert time.monotonic() < deadline
                     await asyncio.sleep(0.01)
                 await asyncio.sleep(0.1)
                 busy = await client.get("/api/replays/game2/review")
@@ -454,10 +520,10 @@ def test_reviews_beyond_the_running_and_the_queued_are_refused_as_busy(
                 assert busy.json()["error"] == (
                     "the server is reviewing other games: try again in a minute"
                 )
-                release.set()
+                (tmp_path / "jobs" / "release").touch()
                 answers = await asyncio.gather(*asked)
                 assert [a.status_code for a in answers] == [200, 200]
-                assert sorted(rated) == ["game0", "game1"]  # the refused one never ran
+                assert rated() == ["game0", "game1"]  # the refused one never ran
                 assert (await client.get("/api/replays/game3/review")).status_code == 200
                 assert snapshot(hall) == before
 

@@ -43,6 +43,7 @@ from bluffdice.server.connections import MAX_MESSAGE, Connection
 from bluffdice.server.hall import Hall
 from bluffdice.server.pages import page_response
 from bluffdice.server.refusals import HallError
+from bluffdice.server.reviewer import ReviewQueue
 from bluffdice.server.tables import LiveTable
 from bluffdice.store.tables import TableStore
 
@@ -128,33 +129,6 @@ def too_large(limit: int) -> Response:
     )
 
 
-class ReviewQueue:
-    """Reviews run `limits.reviews` at a time in threads, at most `limits.review_queue`
-    waiting; one asked beyond that is refused as busy."""
-
-    def __init__(self, hall: Hall) -> None:
-        self.hall = hall
-        self.waiting = 0
-        self._running: asyncio.Semaphore | None = None
-
-    async def review(self, table_id: str) -> dict[str, Any]:
-        limits = self.hall.limits
-        if self._running is None:
-            self._running = asyncio.Semaphore(max(1, limits.reviews))
-        cached = self.hall.cached_review(table_id)
-        if cached is not None:
-            return cached
-        if self.waiting >= limits.review_queue + limits.reviews:
-            raise HallError.said("err.reviewBusy")
-        self.waiting += 1
-        try:
-            async with self._running:
-                # rating a game takes a moment (odds, the solved round): off the event loop
-                return await asyncio.to_thread(self.hall.review, table_id)
-        finally:
-            self.waiting -= 1
-
-
 class MsgspecResponse(Response):
     media_type = "application/json"
 
@@ -204,14 +178,15 @@ def create_app(
     page's own host), e.g. a reverse proxy's public address. With `scoreboard`, its
     Mäxchen contest runs in the server's loop and `/scoreboard` shows it."""
     hall = hall if hall is not None else Hall(store)
+    reviews = ReviewQueue(hall)
     routes = [
         *page_routes(),
         *lobby_routes(hall),
         *seat_routes(hall),
-        *result_routes(hall),
+        *result_routes(hall, reviews),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    lifespan = hall_lifespan(hall, store)
+    lifespan = hall_lifespan(hall, store, reviews)
     if scoreboard is not None:
         from bluffdice.server import scoreboard as board
 
@@ -232,9 +207,10 @@ def create_app(
 Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
 
 
-def hall_lifespan(hall: Hall, store: TableStore | None) -> Lifespan:
+def hall_lifespan(hall: Hall, store: TableStore | None, reviews: ReviewQueue) -> Lifespan:
     """Start: resume the stored tables lazily, sweep expired tables every SWEEP_SECONDS,
-    checkpoint the store in the background, tune the collector; stop: close the hall."""
+    checkpoint the store in the background, tune the collector; stop: close the hall and
+    stop the review workers."""
 
     async def sweep() -> None:
         while True:
@@ -259,6 +235,7 @@ def hall_lifespan(hall: Hall, store: TableStore | None) -> Lifespan:
             sweeper.cancel()
             gc.set_threshold(*thresholds)
             hall.close()
+            reviews.close()
             if store is not None:
                 store.stop_checkpoints()
 
@@ -387,9 +364,8 @@ def seat_routes(hall: Hall) -> list[Route]:
     ]
 
 
-def result_routes(hall: Hall) -> list[Route]:
-    """Finished games: the fair record, the replay, the review."""
-    reviews = ReviewQueue(hall)
+def result_routes(hall: Hall, reviews: ReviewQueue) -> list[Route]:
+    """Finished games: the fair record, the replay, the review (rated by `reviews`)."""
 
     async def api_fair(request: Request) -> Response:
         """The fair record of a finished game: what `bluffdice verify URL` reads."""

@@ -40,12 +40,13 @@ class Limits:
         },
     )
     reviews: int = field(
-        default=1, metadata={"help": "Reviews worked on at once, each in a thread of its own."}
+        default=1,
+        metadata={"help": "Reviews rated at once, each in a worker process of its own."},
     )
     review_queue: int = field(
         default=8,
         metadata={
-            "help": "Reviews waiting for a thread; one asked beyond that is refused as busy."
+            "help": "Reviews waiting for a worker; one asked beyond that is refused as busy."
         },
     )
     review_steps: int = field(

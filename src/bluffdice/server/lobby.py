@@ -10,9 +10,11 @@ from typing import Any
 
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
+from bluffdice.games.record import Record
 from bluffdice.games.registry import get_game, parse_rules, rules_string
 from bluffdice.server.persistence import KEEP_FINISHED, HallPart
 from bluffdice.server.refusals import HallError, clean_name, token_digest
+from bluffdice.server.reviewer import ReviewJob
 from bluffdice.server.tables import LiveTable, SeatSpec, game_name
 from bluffdice.store.tables import StoredTable
 from bluffdice.table import Table
@@ -193,61 +195,44 @@ class Lobby(HallPart):
             ],
         }
 
-    def review(self, table_id: str) -> dict[str, Any]:
-        """Every decision of every player of a finished game rated as `bluffdice review`
-        rates it (`bluffdice.review.review_game`, from each player's own seat), with the
-        models that rated them: for the replay page, beside each move."""
-        cached = self.cached_review(table_id)
-        if cached is not None:
-            return cached
-        from bluffdice.review import review_game
-        from bluffdice.review.words import Phrase, game
-
-        table = self._finished_table(table_id)
-        self.check_review(table)
-        ratings: list[dict[str, Any]] = []
-        models: dict[str, str] = {}
-        models_said: dict[str, Any] = {}
-        reason = None
-        try:
-            for seat in range(table.players):
-                reviewed = review_game(table.record, seat, table.names, about=True).to_json()
-                models.update(reviewed["models"])
-                models_said.update(reviewed["models_said"])
-                for row in reviewed["ratings"]:
-                    ratings.append({"seat": seat, **row})
-        except (NotImplementedError, BluffdiceError, ValueError) as exc:
-            ratings, models, models_said = [], {}, {}
-            title = game(table.spec)  # the page says the game's name in its language
-            reason = (
-                Phrase("rv.none.why", game=title, reason=exc)
-                if str(exc)
-                else Phrase("rv.none", game=title)
+    def review_job(self, table_id: str) -> ReviewJob:
+        """What a review worker needs of a finished game (`server.reviewer`): its rules,
+        names and steps, all public once it is over. A game no longer in memory is not
+        rebuilt here (the worker replays it): its stored steps are read and counted.
+        Refused for a game longer than `limits.review_steps`."""
+        live = self.tables.get(table_id)
+        if live is not None and live.table is not None:
+            if not live.table.over:
+                raise HallError.said("err.notOver")
+            record, names = live.table.record, list(live.table.names)
+        else:
+            stored = self.store.get(table_id) if self.store is not None else None
+            if stored is None or self.store is None:
+                raise HallError.said("err.noGame")
+            if stored.status != "finished":
+                raise HallError.said("err.notOver")
+            steps = tuple(step.text for step in self.store.steps(table_id))
+            record = Record(stored.game, stored.rules, stored.players, steps)
+            seats = [SeatSpec.from_stored(s) for s in stored.seats]
+            gone = LiveTable(self.hall(), stored.id, stored.rules, stored.players, None, seats)
+            names = gone.names()
+        if len(record.steps) > self.limits.review_steps:
+            raise HallError.said(
+                "err.reviewLong", steps=len(record.steps), most=self.limits.review_steps
             )
-        ratings.sort(key=lambda row: row["step"])
-        answer = {
-            "id": table_id,
-            "ratings": ratings,
-            "models": models,
-            "models_said": models_said,
-            "reason": None if reason is None else str(reason),
-            "reason_said": None if reason is None else reason.to_json(),
-        }
-        self._reviews[table_id] = answer
+        return ReviewJob(
+            table_id, record.game, record.rules, record.players, record.steps, tuple(names)
+        )
+
+    def keep_review(self, table_id: str, review: dict[str, Any]) -> None:
+        """Keep a review worked out, for the last KEEP_FINISHED reviewed games."""
+        self._reviews[table_id] = review
         while len(self._reviews) > KEEP_FINISHED:
             self._reviews.pop(next(iter(self._reviews)))
-        return answer
 
     def cached_review(self, table_id: str) -> dict[str, Any] | None:
         """A review already worked out (kept for the last KEEP_FINISHED reviewed games)."""
         return self._reviews.get(table_id)
-
-    def check_review(self, table: Table) -> None:
-        """Refuse to review a game longer than `limits.review_steps`."""
-        if len(table.log) > self.limits.review_steps:
-            raise HallError.said(
-                "err.reviewLong", steps=len(table.log), most=self.limits.review_steps
-            )
 
     def _finished_table(self, table_id: str) -> Table:
         """A finished game at a table: the one in memory, or rebuilt from the store."""
