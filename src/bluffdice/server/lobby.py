@@ -11,7 +11,7 @@ from typing import Any
 from bluffdice.bots import available_bots
 from bluffdice.games.base import BluffdiceError, RuleError
 from bluffdice.games.record import Record
-from bluffdice.games.registry import get_game, parse_rules, rules_string
+from bluffdice.games.registry import BUILTIN, get_game, parse_rules, rules_string
 from bluffdice.server.persistence import KEEP_FINISHED, HallPart
 from bluffdice.server.refusals import HallError, clean_name, token_digest
 from bluffdice.server.reviewer import ReviewJob
@@ -220,8 +220,16 @@ class Lobby(HallPart):
             raise HallError.said(
                 "err.reviewLong", steps=len(record.steps), most=self.limits.review_steps
             )
+        spec = get_game(record.game)
+        own = any(spec.name in names for names in BUILTIN.values())
         return ReviewJob(
-            table_id, record.game, record.rules, record.players, record.steps, tuple(names)
+            table_id,
+            record.game,
+            record.rules,
+            record.players,
+            record.steps,
+            tuple(names),
+            None if own else spec,
         )
 
     def keep_review(self, table_id: str, review: dict[str, Any]) -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from bluffdice.server.refusals import HallError
 
 if TYPE_CHECKING:
+    from bluffdice.games.registry import GameSpec
     from bluffdice.server.hall import Hall
 
 
@@ -39,16 +40,25 @@ class ReviewJob:
     players: int
     steps: tuple[str, ...]
     names: tuple[str, ...]
+    plugin: GameSpec | None = None
+    """The game's spec when it is not one of bluffdice's own: a game the serving program
+    registered, which the fresh worker must register too."""
 
     def rate(self) -> dict[str, Any]:
         """Every decision of every seat rated as `bluffdice review` rates it, from that
         seat, with the models that rated them; or, for a game the review cannot rate,
         why not (in English and as the page's catalogue key)."""
-        from bluffdice.games.base import BluffdiceError
+        from bluffdice.games.base import BluffdiceError, RuleError
         from bluffdice.games.record import Record
-        from bluffdice.games.registry import get_game
+        from bluffdice.games.registry import get_game, register
         from bluffdice.review import review_game
         from bluffdice.review.words import Phrase, game
+
+        if self.plugin is not None:
+            try:
+                get_game(self.plugin.name)
+            except RuleError:
+                register(self.plugin)
 
         record = Record(game=self.game, rules=self.rules, players=self.players, steps=self.steps)
         ratings: list[dict[str, Any]] = []
