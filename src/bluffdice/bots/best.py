@@ -46,19 +46,13 @@ EXACT = "exact"
 def spec_for(rules_text: str, dice: int) -> tuple[DudoSpec | None, bool]:
     """(the solver's spec of a heads-up round of `dice` each under these rules, or None
     where the solver has no such game; whether the rules play a single round)."""
-    from bluffdice.solve.liars_dice import DudoSpec
+    from bluffdice.solve.liars_dice import spec_of
 
     try:
         rules = parse_rules(rules_text, game=GAME)
         if rules.calza or rules.palifico:
             return None, False
-        spec = DudoSpec(
-            dice=dice,
-            faces=rules.faces,
-            wild=rules.wild,
-            raise_rule=rules.raise_rule,
-            ones_bids=rules.ones_bids,
-        )
+        spec = spec_of(rules, dice)
     except BluffdiceError:
         return None, False
     return spec, bool(rules.single_round)

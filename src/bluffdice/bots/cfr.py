@@ -290,13 +290,7 @@ def _ld_spec(text: str, dice: int) -> str | None:
         rules = parse_rules(text, game="liars-dice")
         if rules.calza:
             return None
-        spec = ld.DudoSpec(
-            dice=dice,
-            faces=rules.faces,
-            wild=rules.wild,
-            raise_rule=rules.raise_rule,
-            ones_bids=rules.ones_bids,
-        )
+        spec = ld.spec_of(rules, dice)
     except BluffdiceError:
         return None
     return json.dumps(asdict(spec), sort_keys=True)

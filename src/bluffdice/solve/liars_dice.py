@@ -113,8 +113,14 @@ def spec_from_rules(rules: Any) -> DudoSpec:
             "the solver solves one round (a challenge ends the game): add single_round=on "
             "(the openspiel preset has it)"
         )
+    return spec_of(rules, rules.dice)
+
+
+def spec_of(rules: Any, dice: int) -> DudoSpec:
+    """The solver's spec of a heads-up round of `dice` each under an engine rule set
+    (LiarsDiceRules), with no check of what the solver supports (callers check)."""
     return DudoSpec(
-        dice=rules.dice,
+        dice=dice,
         faces=rules.faces,
         wild=rules.wild,
         raise_rule=rules.raise_rule,
