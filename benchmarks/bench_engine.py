@@ -63,16 +63,20 @@ def theirs(params: dict[str, Any], games: int) -> Callable[[int], None]:
     game = pyspiel.load_game("liars_dice", params)
 
     def run(seed: int) -> None:
-        choice = random.Random(seed).choice
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(choice(state.chance_outcomes())[0])
-                else:
-                    state.apply_action(choice(state.legal_actions()))
+        play_pyspiel(game, games, random.Random(seed).choice)
 
     return run
+
+
+def play_pyspiel(game: Any, games: int, choice: Callable[[Any], Any]) -> None:
+    """`games` random playouts of a pyspiel game through its Python API."""
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
 
 
 def cpu(run: Callable[[int], None], seed: int) -> float:

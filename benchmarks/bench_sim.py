@@ -72,6 +72,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from bench_engine import play_pyspiel
 from bluffdice.games.base import CHANCE
 from bluffdice.games.registry import parse_rules
 
@@ -304,14 +305,7 @@ def pyspiel_playouts(games: int) -> Callable[[], int]:
     rng = random.Random(1)
 
     def run() -> int:
-        choice = rng.choice
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(choice(state.chance_outcomes())[0])
-                else:
-                    state.apply_action(choice(state.legal_actions()))
+        play_pyspiel(game, games, rng.choice)
         return games
 
     return run
