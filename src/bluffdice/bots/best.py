@@ -52,7 +52,7 @@ def spec_for(rules_text: str, dice: int) -> tuple[DudoSpec | None, bool]:
         rules = parse_rules(rules_text, game=GAME)
         if rules.calza or rules.palifico:
             return None, False
-        spec = spec_of(rules, dice)
+        spec = spec_of(rules, (dice, dice))
     except BluffdiceError:
         return None, False
     return spec, bool(rules.single_round)

@@ -290,7 +290,7 @@ def _ld_spec(text: str, dice: int) -> str | None:
         rules = parse_rules(text, game="liars-dice")
         if rules.calza:
             return None
-        spec = ld.spec_of(rules, dice)
+        spec = ld.spec_of(rules, (dice, dice))
     except BluffdiceError:
         return None
     return json.dumps(asdict(spec), sort_keys=True)
