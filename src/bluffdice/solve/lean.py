@@ -516,10 +516,11 @@ def solve_to(
     first: int = 8,
     wall_seconds: float | None = None,
     on_iteration: Callable[[int, float, float], None] | None = None,
+    max_iterations: int | None = None,
 ) -> list[LeanCheckpoint]:
-    """Iterate until the exploitability is at most `target` or `max_seconds` of solver
-    time are spent, measuring exactly at iteration counts from `first` growing by
-    `growth`.
+    """Iterate until the exploitability is at most `target`, `max_seconds` of solver
+    time are spent or `max_iterations` are done (the last one measured), measuring
+    exactly at iteration counts from `first` growing by `growth`.
 
     With `wall_seconds`, also stop early enough that a last measurement ends by then
     (it is expected to take as long as the one before, or four iterations), so a run
@@ -528,7 +529,8 @@ def solve_to(
     history: list[LeanCheckpoint] = []
     begin = time.perf_counter()
     spent = cpu = measuring = 0.0
-    stop = max(solver.iterations + 1, first)
+    limit = max_iterations if max_iterations is not None else float("inf")
+    stop = min(max(solver.iterations + 1, first), limit)
     last_measure: float | None = None
     while True:
         out_of_time = False
@@ -551,6 +553,6 @@ def solve_to(
         history.append(cp)
         if on_checkpoint is not None:
             on_checkpoint(cp)
-        if expl <= target or spent >= max_seconds or out_of_time:
+        if expl <= target or spent >= max_seconds or out_of_time or stop >= limit:
             return history
-        stop = max(stop + 1, int(stop * growth))
+        stop = min(max(stop + 1, int(stop * growth)), limit)
