@@ -48,7 +48,9 @@ RULE_TEXTS: Final[dict[str, str]] = {
         "liars-dice option cups needs single_round=on: unequal cups start a one-round game "
         "(in a longer game the cups follow from the dice lost)"
     ),
-    "rule.ld.cupsCount": "liars-dice option cups names the dice of each seat, two or more; got {cups}",
+    "rule.ld.cupsCount": (
+        "liars-dice option cups names the dice of each seat, two or more; got {cups}"
+    ),
     "rule.ld.cupsDice": (
         "liars-dice option cups={cups} needs dice={largest}, the largest cup: leave dice out "
         "and it follows"
