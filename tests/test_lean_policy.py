@@ -131,6 +131,8 @@ def test_best_picks_exact_where_it_can_and_a_heuristic_elsewhere(cache: Path) ->
     assert choose("openspiel", [1, 1]) == "exact"
     assert choose("dudo-single-round(dice=1)", [1, 1]) == "cfr"  # bids on ones: the tree
     assert BestBot.stand_in(parse_rules("liars-dice", game="liars-dice"), 2) == "bayes"
+    three_two = "liars-dice(cups=3:2,single_round=on,start=first-seat)"  # 25 bids: not cheap
+    assert choose(three_two, [3, 2]) == choose(three_two, [2, 3]) == "bayes"
 
 
 @pytest.mark.parametrize(

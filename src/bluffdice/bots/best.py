@@ -90,9 +90,10 @@ def choose(rules_text: str, cups: Sequence[int], solve: bool = True) -> str:
                 return EXACT
             if solve and single and lean_policy.cheap(spec):
                 return EXACT
-            rules = replace(parse_rules(rules_text, game=GAME), dice=cups[0])
-            if cups[0] == cups[1] and CfrBot.stand_in(rules, 2) is None:
-                return "cfr"
+            if cups[0] == cups[1]:  # the cfr bot's trees have equal cups
+                rules = replace(parse_rules(rules_text, game=GAME), dice=cups[0])
+                if CfrBot.stand_in(rules, 2) is None:
+                    return "cfr"
     return heuristic(cups)
 
 
