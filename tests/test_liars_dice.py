@@ -446,3 +446,84 @@ def test_leaving_ones_beyond_the_dice_in_play_says_so() -> None:
     assert Bid(3, 1) in state.legal_actions()
     with pytest.raises(IllegalAction, match="would need 5 dice, more than the 4 in play; bid"):
         state.apply(Bid(4, 6))
+
+
+# --- plain bids on ones (ones_bids=plain) ------------------------------------------------
+
+
+def test_plain_ones_are_the_lowest_face_without_conversion() -> None:
+    state = at_bidding("liars-dice(ones_bids=plain,start=first-seat)", "dice 11356", "dice 22456")
+    legal = state.legal_actions()
+    assert legal[:6] == tuple(Bid(1, f) for f in range(1, 7))  # a round may open on ones
+    after = run(state, "2x1")[0]
+    assert Bid(2, 2) in after.legal_actions() and Bid(1, 6) not in after.legal_actions()
+    high = run(state, "3x6")[0]
+    assert high.legal_actions()[0] == Bid(4, 1)  # no halving: ones rank as any face
+    with pytest.raises(IllegalAction, match="more than 3 dice of any face"):
+        high.apply(Bid(2, 1))
+    # A bid on ones counts the ones alone; on another face they count as wild.
+    _, events = run(after, "liar")
+    assert next(e for e in events if isinstance(e, Revealed)).count == 2
+    _, events = run(state, "3x5", "liar")
+    assert next(e for e in events if isinstance(e, Revealed)).count == 4
+
+
+def test_old_ones_bids_words_read_as_before_and_plain_needs_wild_ones() -> None:
+    for text in ("dudo", "liars-dice(ones_bids)", "liars-dice(ones_bids=true)"):
+        assert parse_rules(text).ones_bids == "on"
+        assert rules_string(parse_rules(text)) == "liars-dice(ones_bids=on)"
+    assert parse_rules("liars-dice(ones_bids=no)") == parse_rules("liars-dice")
+    assert "ones_bids=off" in rules_string(parse_rules("liars-dice"), full=True)
+    with pytest.raises(RuleError, match="ones_bids=plain needs wild=ones"):
+        parse_rules("liars-dice(ones_bids=plain,wild=highest)")
+    with pytest.raises(RuleError, match="ones_bids is one of off, on, plain, not True"):
+        parse_rules("dudo").__class__(ones_bids=True)  # type: ignore[arg-type]
+
+
+# --- unequal cups (cups=3:2) -----------------------------------------------------------
+
+
+def test_unequal_cups_deal_each_seat_its_own_number_of_dice() -> None:
+    rules = parse_rules("liars-dice(cups=3:2,single_round=on,start=first-seat)")
+    assert (rules.dice, rules.cups) == (3, (3, 2))
+    state = new_game(rules, 2)
+    assert state.dice == (3, 2) and state.total == 5
+    assert {len(o.dice) for o, _ in state.chance_outcomes()} == {3}
+    state, events = run(state, "dice 136", "dice 25")
+    assert state.phase == "bid" and state.hands == ((1, 3, 6), (2, 5))
+    assert Bid(5, 6) in state.legal_actions() and Bid(6, 2) not in state.legal_actions()
+    assert [e.count for e in events if isinstance(e, Rolled)] == [3, 2]
+    end, events = run(state, "2x5", "liar")  # a one and a five
+    assert end.is_terminal and end.returns() == (1.0, -1.0)
+
+
+def test_cups_are_refused_unless_one_per_seat_in_a_single_round() -> None:
+    with pytest.raises(RuleError, match="needs single_round=on"):
+        parse_rules("liars-dice(cups=3:2)")
+    with pytest.raises(RuleError, match="names 2 seats, but the table seats 3"):
+        new_game(parse_rules("openspiel(cups=3:2)"), 3)
+    with pytest.raises(RuleError, match="needs dice=3, the largest cup"):
+        parse_rules("openspiel(cups=3:2,dice=2)")
+    with pytest.raises(RuleError, match="must be whole numbers from 1 to 10"):
+        parse_rules("openspiel(cups=3:11)")
+    # Written 3,2 or 3:2, stored once; a full rule string without cups stays as before.
+    assert parse_rules("openspiel(cups=3,2)") == parse_rules("openspiel(cups=3:2)")
+    assert rules_string(parse_rules("openspiel(cups=3,2)")).endswith("cups=3:2)")
+    assert "cups" not in rules_string(parse_rules("openspiel"), full=True)
+
+
+def test_a_game_with_unequal_cups_is_narrated_recorded_and_replayed() -> None:
+    from bluffdice.dealer import Game
+    from bluffdice.games.record import Record
+    from bluffdice.narration import plain, words_for
+
+    rules = parse_rules("liars-dice(cups=2:1,single_round=on,ones_bids=plain)")
+    game = Game.new(rules, 2)
+    events = list(game.step(parse_action("first 1")))
+    said = words_for(rules).describe(events[0], ["Ada", "Bob"], viewer=0)
+    assert said is not None and "3 dice in play, cups of 2 and 1" in plain(said)
+    for step in ("dice 12", "dice 1", "1x1", "3x1", "liar"):
+        game.step(parse_action(step))
+    assert game.state.returns() == (-1.0, 1.0)  # Bob bid 3 ones and there are 3
+    record = msgspec.json.decode(msgspec.json.encode(game.record), type=Record)
+    assert record.replay() == game.state

@@ -153,6 +153,11 @@ def test_liars_dice_takes_dice_and_wild_face_from_rules() -> None:
     assert (doc["dice"], doc["wild"], doc["rules"]) == (15, 1, parse_rules("dudo").text)
     doc = json.loads(odds("liars-dice", "--rules", "openspiel", "--players", "2", "--json")[1])
     assert (doc["dice"], doc["wild"]) == (2, 6)
+    # Unequal cups: the dice in play are the cups' sum, no --players needed.
+    doc = json.loads(odds("liars-dice", "--rules", "openspiel(cups=3:2)", "--json")[1])
+    assert doc["dice"] == 5
+    code, _, err = odds("liars-dice", "--rules", "openspiel(cups=3:2)", "--players", "3")
+    assert code != 0 and "2 cups, one per player, not 3" in err
 
 
 @pytest.mark.parametrize(

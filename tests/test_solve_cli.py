@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from bluffdice.cli import app
 from bluffdice.solve import Policy, evaluate, problem
+from bluffdice.solve.lean_policy import LeanPolicy
+from bluffdice.solve.liars_dice import DudoSpec
 from bluffdice.solve.policy import to_strategy
 
 runner = CliRunner()
@@ -89,6 +91,14 @@ def test_solve_prints_a_table_with_the_value() -> None:
         (["solve", "mia", "--plot", "x.gif"], ".png or .svg"),
         (["solve", "liars-dice", "--rules", "openspiel(dice=5)"], "nodes"),
         (["solve", "nosuchgame"], "unknown game"),
+        (["solve", "liars-dice", "--solver", "fast"], "--solver must be one of"),
+        (["solve", "mia", "--solver", "lean"], "solves liars-dice, not mia"),
+        (
+            ["solve", "liars-dice", "--solver", "lean", "--rules", "dudo-single-round(dice=1)"],
+            "Dudo",
+        ),
+        (["solve", "liars-dice", "--solver", "lean", "--algorithm", "cfr"], "runs cfr+"),
+        (["solve", "liars-dice", "--solver", "lean", "--out", "p.json.gz"], "give --out NAME.npz"),
         (["explain-policy", "--rules", "meyer"], "joker32"),
         (["explain-policy", "--policy", "/no/such/file.json.gz"], "cannot read"),
     ],
@@ -98,6 +108,39 @@ def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
     assert code == 2
     assert message in stderr.replace("\n", " ")
     assert "Traceback" not in stderr + stdout
+
+
+def test_the_lean_solver_solves_what_the_tree_does_and_saves_a_lean_policy(
+    tmp_path: Path,
+) -> None:
+    out, plot = tmp_path / "p.npz", tmp_path / "c.png"
+    args = ["solve", "liars-dice", "--rules", "openspiel(faces=4)", "--json"]
+    code, stdout, stderr = invoke(*args, "--solver", "lean", "--out", str(out), "--plot", str(plot))
+    assert code == 0, stderr
+    lean = json.loads(stdout)
+    code, stdout, stderr = invoke(*args)
+    assert code == 0, stderr
+    tree = json.loads(stdout)
+    assert (lean["solver"], tree["solver"]) == ("lean", "tree")  # auto: a small round
+    assert lean["exploitability"] <= 1e-3 and lean["reached_target"]
+    # Both are within their exploitability of the game's one value.
+    assert lean["value"] == pytest.approx(tree["value"], abs=2e-3)
+    assert lean["tree"] == {"bids": 8, "nodes": 511, "hands": 4}
+    policy = LeanPolicy.load(out, DudoSpec(dice=1, faces=4, wild="highest"))
+    assert policy.exploitability == lean["saved"]["exploitability"] <= 1e-3
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_auto_takes_the_lean_solver_for_a_big_round() -> None:
+    rules = "liars-dice(cups=2:1,single_round=on,start=first-seat)"  # 15 bids
+    code, stdout, stderr = invoke(
+        "solve", "liars-dice", "--rules", rules, "--iterations", "10", "--json"
+    )
+    assert code == 0, stderr
+    doc = json.loads(stdout)
+    assert doc["solver"] == "lean" and doc["iterations"] == 10
+    assert doc["title"].startswith("Liar's Dice 2 players x 2 against 1 dice")
+    assert [c["iterations"] for c in doc["checkpoints"]] == [8, 10]
 
 
 def test_explain_policy_says_when_to_believe_and_draws(tmp_path: Path) -> None:

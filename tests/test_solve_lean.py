@@ -20,6 +20,16 @@ from bluffdice.solve.liars_dice import DudoSpec
         ("openspiel(faces=3)", DudoSpec(1, 3)),
         ("openspiel(dice=2,faces=2)", DudoSpec(2, 2)),
         ("openspiel(faces=4,wild=off)", DudoSpec(1, 4, wild="off")),
+        ("openspiel(cups=2:1,faces=3)", DudoSpec(2, 3, cups=(2, 1))),
+        ("openspiel(cups=1:2,faces=3,wild=ones)", DudoSpec(2, 3, wild="ones", cups=(1, 2))),
+        (
+            "openspiel(faces=4,wild=ones,ones_bids=plain)",
+            DudoSpec(1, 4, wild="ones", ones_bids="plain"),
+        ),
+        (
+            "openspiel(cups=2:1,faces=3,wild=ones,ones_bids=plain)",
+            DudoSpec(2, 3, wild="ones", ones_bids="plain", cups=(2, 1)),
+        ),
     ],
 )
 def test_lean_cfr_plus_follows_the_tree_solver_iteration_by_iteration(
@@ -53,6 +63,8 @@ def test_float32_stays_close_and_reaches_the_target() -> None:
 def test_rules_whose_bids_are_not_one_chain_are_refused() -> None:
     with pytest.raises(RuleError, match="reset-face"):
         lean_game(DudoSpec(1, 4, raise_rule="strict"))
+    with pytest.raises(RuleError, match="Dudo conversion"):
+        lean_game(DudoSpec(1, 4, wild="ones", ones_bids="on"))
 
 
 def test_the_two_arrays_hold_every_node_once_under_its_parent() -> None:

@@ -27,7 +27,13 @@ RULE_SETS = [
     "openspiel(faces=4,wild=off)",
     "openspiel(dice=2,faces=3,wild=ones,ones_bids=on)",
     "openspiel(faces=5,wild=ones)",
+    "openspiel(wild=ones,ones_bids=plain)",
+    "openspiel(dice=2,faces=3,wild=ones,ones_bids=plain)",
+    "openspiel(cups=2:1,faces=3)",
+    "openspiel(cups=1:2,faces=4,wild=ones)",
+    "openspiel(cups=2:1,faces=3,wild=ones,ones_bids=plain)",
 ]
+"""With plain ones bids and unequal cups (2 against 1, 1 against 2) among them."""
 
 
 def _engine_at(rules: object, hands: tuple[tuple[int, ...], ...], bids: tuple[str, ...]):
@@ -44,8 +50,8 @@ def test_public_tree_has_the_engines_legal_actions_everywhere(text: str) -> None
     rules = parse_rules(text, game="liars-dice")
     p = problem("liars-dice", rules)
     g = p.public
-    dummy = tuple(h for h, _ in hand_outcomes(rules.dice, rules.faces))[:1] * 2
-    start = _engine_at(rules, dummy, ())
+    spec = ld.spec_from_rules(rules)
+    start = _engine_at(rules, (spec.hands(0)[0], spec.hands(1)[0]), ())
     stack = [(g.start, start)]
     seen = 0
     while stack:
@@ -69,29 +75,34 @@ def test_public_tree_has_the_engines_legal_actions_everywhere(text: str) -> None
 def test_hands_and_their_chances_are_the_engines(text: str) -> None:
     rules = parse_rules(text, game="liars-dice")
     spec = ld.spec_from_rules(rules)
-    engine = {hand: prob for hand, prob in hand_outcomes(rules.dice, rules.faces)}
-    mine = spec.hands()
-    assert set(mine) == set(engine)
     g = problem("liars-dice", rules).public
-    for i, hand in enumerate(mine):
-        assert g.hand_labels[0][i] == "".join(map(str, hand))
-        assert g.dist[0, 0, i] == pytest.approx(float(engine[hand]), abs=1e-15)
-        assert Fraction(spec.hand_probability(hand)).limit_denominator(10_000) == engine[hand]
-    assert g.dist[1, 0, : len(mine)].sum() == pytest.approx(1.0)
+    for player, cup in enumerate(rules.starting_cups(2)):
+        engine = {hand: prob for hand, prob in hand_outcomes(cup, rules.faces)}
+        mine = spec.hands(player)
+        assert set(mine) == set(engine)
+        for i, hand in enumerate(mine):
+            assert g.hand_labels[player][i] == "".join(map(str, hand))
+            assert g.dist[player, 0, i] == pytest.approx(float(engine[hand]), abs=1e-15)
+            chance = Fraction(spec.hand_probability(hand)).limit_denominator(10_000)
+            assert chance == engine[hand]
+        assert g.dist[player, 0, : len(mine)].sum() == pytest.approx(1.0)
+        assert not g.dist[player, 0, len(mine) :].any()  # the padding is never dealt
 
 
 @pytest.mark.parametrize("text", RULE_SETS)
 def test_every_terminal_pays_what_the_engine_pays(text: str) -> None:
     rules = parse_rules(text, game="liars-dice")
     g = problem("liars-dice", rules).public
-    hands = ld.spec_from_rules(rules).hands()
+    spec = ld.spec_from_rules(rules)
     rng = random.Random(7)
     terminals = list(g.terminals)
     for z in rng.sample(terminals, min(40, len(terminals))):
         parent = int(g.parent[z])
         bids = tuple(ld.bid_text(b) for b in g.info[parent])
         payoff = g.payoffs[g.terminal_payoff[list(g.terminals).index(z)]]
-        for (i, h0), (j, h1) in itertools.product(enumerate(hands), repeat=2):
+        for (i, h0), (j, h1) in itertools.product(
+            enumerate(spec.hands(0)), enumerate(spec.hands(1))
+        ):
             state = _engine_at(rules, (h0, h1), bids).apply(parse_action("liar")).state
             assert state.is_terminal
             assert state.returns() == (payoff[i, j], -payoff[i, j]), (bids, h0, h1)
@@ -122,8 +133,11 @@ def _engine_best_response(rules: object, strategy, g, player: int) -> float:
     """Best response of `player` by walking every history of the engine (no public tree,
     no vectors): the value of an information set's action sums over the histories in it."""
     spec = ld.spec_from_rules(rules)
-    hands = spec.hands()
-    probs = {h: float(p) for h, p in hand_outcomes(rules.dice, rules.faces)}
+    hands = spec.hands(player)
+    others = spec.hands(1 - player)
+    cups = rules.starting_cups(2)
+    probs = {h: float(p) for h, p in hand_outcomes(cups[player], rules.faces)}
+    other_probs = {h: float(p) for h, p in hand_outcomes(cups[1 - player], rules.faces)}
     index = {g.info[n]: int(n) for n in np.flatnonzero(g.kind == DECISION)}
     edge_row = [{int(e): k for k, e in enumerate(g.edges[p])} for p in (0, 1)]
 
@@ -136,12 +150,14 @@ def _engine_best_response(rules: object, strategy, g, player: int) -> float:
     # Histories grouped by information set (own hand, bids) of `player`.
     def infoset_value(my_hand: int, bids: tuple) -> float:
         """Best value over the opponent's hands, weighted by their chance and play."""
-        state0 = {oh: probs[hands[oh]] for oh in range(len(hands))}
+        state0 = {oh: other_probs[others[oh]] for oh in range(len(others))}
         return _walk(my_hand, bids, state0)
 
     def _walk(my_hand: int, bids: tuple, weights: dict[int, float]) -> float:
         to_move = len(bids) % 2
-        state = _engine_at(rules, (hands[0], hands[0]), tuple(ld.bid_text(b) for b in bids))
+        state = _engine_at(
+            rules, (spec.hands(0)[0], spec.hands(1)[0]), tuple(ld.bid_text(b) for b in bids)
+        )
         labels = [str(a) for a in state.legal_actions()]
         if to_move == player:
             best = -np.inf
@@ -162,7 +178,7 @@ def _engine_best_response(rules: object, strategy, g, player: int) -> float:
         for oh, w in weights.items():
             if w == 0:
                 continue
-            pair = (hands[my_hand], hands[oh]) if player == 0 else (hands[oh], hands[my_hand])
+            pair = (hands[my_hand], others[oh]) if player == 0 else (others[oh], hands[my_hand])
             bid_strings = tuple(ld.bid_text(b) for b in bids)
             state = _engine_at(rules, pair, bid_strings).apply(parse_action("liar")).state
             total += w * state.returns()[player]
@@ -171,8 +187,18 @@ def _engine_best_response(rules: object, strategy, g, player: int) -> float:
     return sum(probs[hands[h]] * infoset_value(h, ()) for h in range(len(hands)))
 
 
-def test_exploitability_matches_a_best_response_walked_on_the_engine() -> None:
-    rules = parse_rules("openspiel(faces=3)", game="liars-dice")
+SMALL = [
+    "openspiel(faces=3)",
+    "openspiel(cups=2:1,faces=3)",
+    "openspiel(cups=1:2,faces=3,wild=ones)",
+    "openspiel(faces=4,wild=ones,ones_bids=plain)",
+]
+"""1 against 1, 2 against 1 and 1 against 2 dice, and 1 die with plain ones bids."""
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_exploitability_matches_a_best_response_walked_on_the_engine(text: str) -> None:
+    rules = parse_rules(text, game="liars-dice")
     g = problem("liars-dice", rules).public
     solver = Solver(g, "cfr")
     solver.iterate(7)  # far from equilibrium, so the best responses gain a lot
@@ -181,3 +207,18 @@ def test_exploitability_matches_a_best_response_walked_on_the_engine() -> None:
     slow = tuple(_engine_best_response(rules, strategy, g, p) for p in (0, 1))
     assert fast.br_values == pytest.approx(slow, abs=1e-12)
     assert fast.exploitability > 0.01
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_the_solved_policy_is_an_equilibrium_by_the_engines_best_responses(text: str) -> None:
+    """Solved to 1e-4, no history walked on the engine gains more against it."""
+    rules = parse_rules(text, game="liars-dice")
+    g = problem("liars-dice", rules).public
+    solver = Solver(g, "cfr+")
+    last = run(solver, target=1e-4)[-1]
+    strategy = solver.average_strategy()
+    slow = [_engine_best_response(rules, strategy, g, p) for p in (0, 1)]
+    assert (slow[0] + slow[1]) / 2 <= 1e-4
+    # Each best response gains at most the exploitability over the game's value.
+    assert slow[0] == pytest.approx(last.value, abs=2e-4)
+    assert -slow[1] == pytest.approx(last.value, abs=2e-4)

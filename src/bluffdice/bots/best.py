@@ -3,12 +3,13 @@
 At every move it looks at the table (players with dice, their cups, the rules) and
 plays, in this order:
 
-1. `exact`: two players with equal cups under rules the lean solver takes
-   (`bluffdice.solve.lean_policy`): the stored equilibrium, shipped or cached. In a
-   single-round game (the game the policy solves) a missing policy of a cheap game
-   (2 dice each, six faces, wild ones: about three minutes, 0.6 GB) is solved on first
-   use with a progress bar on stderr and cached; in a game of many rounds only a policy
-   already at hand is played, so no table waits for a solve in mid-game.
+1. `exact`: two players under rules the lean solver takes
+   (`bluffdice.solve.lean_policy`), their cups equal or not (2 dice against 1): the
+   stored equilibrium, shipped or cached. In a single-round game (the game the policy
+   solves) a missing policy of a cheap game (2 dice each, six faces, wild ones: about
+   three minutes, 0.6 GB; 2 against 1 or plain ones bids at one die: seconds) is solved
+   on first use with a progress bar on stderr and cached; in a game of many rounds only
+   a policy already at hand is played, so no table waits for a solve in mid-game.
 2. `cfr`: two players and a public tree small enough for the `cfr` bot's policy
    (rules the lean solver does not take, such as Dudo's bids on ones, at one die).
 3. A heuristic, by the measurements of docs/strength.md: `odds` heads-up when a cup
@@ -43,19 +44,31 @@ EXACT = "exact"
 
 
 @lru_cache(maxsize=64)
-def spec_for(rules_text: str, dice: int) -> tuple[DudoSpec | None, bool]:
-    """(the solver's spec of a heads-up round of `dice` each under these rules, or None
-    where the solver has no such game; whether the rules play a single round)."""
+def spec_for(rules_text: str, cups: tuple[int, int]) -> tuple[DudoSpec | None, bool]:
+    """(the solver's spec of a heads-up round under these rules whose first bidder holds
+    `cups[0]` dice and the other `cups[1]`, or None where the solver has no such game;
+    whether the rules play a single round)."""
     from bluffdice.solve.liars_dice import spec_of
 
     try:
         rules = parse_rules(rules_text, game=GAME)
         if rules.calza or rules.palifico:
             return None, False
-        spec = spec_of(rules, dice)
+        spec = spec_of(rules, cups)
     except BluffdiceError:
         return None, False
     return spec, bool(rules.single_round)
+
+
+def table_cups(view: LiarsDiceView) -> tuple[int, ...]:
+    """The cups of the players with dice, in seat order; heads-up, the round's first
+    bidder's first, as the exact policy numbers its players (player 0 opens)."""
+    cups = tuple(d for d in view.dice if d > 0)
+    if len(cups) != 2 or view.player is None:
+        return cups
+    opener = view.bids[0].player if view.bids else view.player
+    other = next(i for i, d in enumerate(view.dice) if d > 0 and i != opener)
+    return view.dice[opener], view.dice[other]
 
 
 def heuristic(cups: Sequence[int]) -> str:
@@ -65,10 +78,11 @@ def heuristic(cups: Sequence[int]) -> str:
 
 def choose(rules_text: str, cups: Sequence[int], solve: bool = True) -> str:
     """The method for a table whose players with dice hold `cups`: `exact`, `cfr` or a
-    heuristic bot's name. With `solve`, a cheap single-round game counts as exact (it
-    is solved on first use); without, only a policy at hand does."""
-    if len(cups) == 2 and cups[0] == cups[1]:
-        spec, single = spec_for(rules_text, cups[0])
+    heuristic bot's name (heads-up, `cups` is the round's first bidder's first). With
+    `solve`, a cheap single-round game counts as exact (it is solved on first use);
+    without, only a policy at hand does."""
+    if len(cups) == 2:
+        spec, single = spec_for(rules_text, (cups[0], cups[1]))
         if spec is not None:
             from bluffdice.solve import lean_policy
 
@@ -76,9 +90,10 @@ def choose(rules_text: str, cups: Sequence[int], solve: bool = True) -> str:
                 return EXACT
             if solve and single and lean_policy.cheap(spec):
                 return EXACT
-            rules = replace(parse_rules(rules_text, game=GAME), dice=cups[0])
-            if CfrBot.stand_in(rules, 2) is None:
-                return "cfr"
+            if cups[0] == cups[1]:  # the cfr bot's trees have equal cups
+                rules = replace(parse_rules(rules_text, game=GAME), dice=cups[0])
+                if CfrBot.stand_in(rules, 2) is None:
+                    return "cfr"
     return heuristic(cups)
 
 
@@ -109,21 +124,23 @@ class BestBot(Bot[LiarsDiceView, LiarsDiceAction]):
         from bluffdice.games.registry import rules_string
 
         text = rules_string(rules)
-        cups = [rules.dice] * players
+        cups = rules.starting_cups(players)
         method = choose(text, cups)
         if method != EXACT:
             return method
-        spec, _ = spec_for(text, rules.dice)
-        assert spec is not None  # exact means the spec exists
         from bluffdice.solve import lean_policy
 
-        lean_policy.obtain(spec, text)
+        # Seat 0 opens at start=first-seat; elsewhere either cup may bid first.
+        orders = {cups} if rules.start == "first-seat" else {cups, cups[::-1]}
+        for first, second in orders:
+            spec, _ = spec_for(text, (first, second))
+            assert spec is not None  # exact means the spec exists
+            lean_policy.obtain(spec, text)
         return None
 
     def method(self, view: LiarsDiceView) -> str:
         """What it plays at this view: `exact`, `cfr`, `odds` or `bayes`."""
-        cups = [d for d in view.dice if d > 0]
-        return choose(view.rules, cups)
+        return choose(view.rules, table_cups(view))
 
     def observe(self, events: Sequence[Event]) -> None:
         """Every bot it has played through hears what it may see (bayes learns from it)."""
@@ -150,10 +167,10 @@ class BestBot(Bot[LiarsDiceView, LiarsDiceAction]):
 
     def _exact(self, view: LiarsDiceView) -> LiarsDiceAction | None:
         """A move sampled from the exact policy, or None where it has none to give."""
-        if view.my_dice is None:
+        cups = table_cups(view)
+        if view.my_dice is None or len(cups) != 2:
             return None
-        cups = [d for d in view.dice if d > 0]
-        spec, _ = spec_for(view.rules, cups[0])
+        spec, _ = spec_for(view.rules, (cups[0], cups[1]))
         if spec is None:
             return None
         from bluffdice.solve import lean_policy

@@ -66,7 +66,10 @@ def _same_spec(game: str, shipped_spec: dict[str, Any], wanted: dict[str, Any]) 
     if game == "mia":
         keys = ("ranking", "pass_allowed", "mia_end", "beat_mia")
         return all(shipped_spec.get(k) == wanted.get(k) for k in keys)
-    return shipped_spec == wanted
+    from bluffdice.solve import liars_dice as ld
+
+    # As specs, not dicts: a spec shipped before an option existed has its default.
+    return ld.DudoSpec(**shipped_spec) == ld.DudoSpec(**wanted)
 
 
 def _solve_fresh(game: str, spec_json: dict[str, Any], problems: Any) -> Any:
@@ -290,7 +293,7 @@ def _ld_spec(text: str, dice: int) -> str | None:
         rules = parse_rules(text, game="liars-dice")
         if rules.calza:
             return None
-        spec = ld.spec_of(rules, dice)
+        spec = ld.spec_of(rules, (dice, dice))
     except BluffdiceError:
         return None
     return json.dumps(asdict(spec), sort_keys=True)

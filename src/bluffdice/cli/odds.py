@@ -511,6 +511,10 @@ def _dice_setup(
             raise fail(f"--rules: {exc}") from None
         faces = spec.faces if faces is None else faces
         wild_face = spec.wild if wild is None else (1 if wild else None)
+        if dice is None and spec.cups:
+            if players not in (None, len(spec.cups)):
+                raise fail(f"--rules name {len(spec.cups)} cups, one per player, not {players}")
+            dice = sum(spec.cups)
         if dice is None:
             if players is None:
                 raise fail("with --rules, give --players N (or --dice N, all dice in play)")

@@ -38,10 +38,22 @@ RULE_TEXTS: Final[dict[str, str]] = {
     "rule.allowed.range": "a whole number from {low} to {high}",
     "rule.allowed.number": "a whole number",
     "rule.allowed.value": "a value",
+    "rule.allowed.numbers": "whole numbers from {low} to {high}, one per seat, as in 3:2",
     "rule.mia.relaxedPass": "mia option relaxed_raise=on forbids the pass: also set pass=off",
     "rule.ld.onesBids": (
-        "liars-dice option ones_bids=on needs wild=ones: without wild ones, ones are an "
+        "liars-dice option ones_bids={value} needs wild=ones: without wild ones, ones are an "
         "ordinary face and can always be bid"
+    ),
+    "rule.ld.cupsSingleRound": (
+        "liars-dice option cups needs single_round=on: unequal cups start a one-round game "
+        "(in a longer game the cups follow from the dice lost)"
+    ),
+    "rule.ld.cupsCount": (
+        "liars-dice option cups names the dice of each seat, two or more; got {cups}"
+    ),
+    "rule.ld.cupsDice": (
+        "liars-dice option cups={cups} needs dice={largest}, the largest cup: leave dice out "
+        "and it follows"
     ),
 }
 

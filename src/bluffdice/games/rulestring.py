@@ -35,6 +35,7 @@ class OptionInfo:
     minimum: int | None = None
     maximum: int | None = None
     choice_docs: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    written_at_default: bool = True
 
 
 def option(
@@ -45,11 +46,17 @@ def option(
     choices: Mapping[str, str] | None = None,
     minimum: int | None = None,
     maximum: int | None = None,
+    written_at_default: bool = True,
 ) -> Any:
     """Declare a rule field: its default, its meaning and the values it accepts.
 
     `choices` maps each allowed word to what it means; `key` is the name in rule strings
-    when the Python name differs (`pass` is a keyword).
+    when the Python name differs (`pass` is a keyword). A choice among words that include
+    `on` and `off` reads like a switch too: `true`, `yes`, `1` and the bare key mean on,
+    `false`, `no`, `0` mean off. A tuple default makes a list of whole numbers (`3:2`),
+    each from `minimum` to `maximum`. `written_at_default=False` leaves the option out of
+    the full rule string while it has its default: for an option added later whose
+    default only restates others (so a stored rule string from before it stays the same).
     """
     info = {
         "doc": doc,
@@ -57,6 +64,7 @@ def option(
         "choices": dict(choices or {}),
         "minimum": minimum,
         "maximum": maximum,
+        "written_at_default": written_at_default,
     }
     return field(default=default, metadata={"bluffdice": info})
 
@@ -76,6 +84,7 @@ def option_infos(rules_cls: type) -> dict[str, OptionInfo]:
             minimum=meta["minimum"],
             maximum=meta["maximum"],
             choice_docs=meta["choices"],
+            written_at_default=meta["written_at_default"],
         )
     return out
 
@@ -94,6 +103,8 @@ def describe_value(value: Any) -> str:
     """How a field value is written in a rule string."""
     if isinstance(value, bool):
         return "on" if value else "off"
+    if isinstance(value, tuple):
+        return ":".join(str(v) for v in value)
     return str(value)
 
 
@@ -108,6 +119,8 @@ def allowed_words(info: OptionInfo, default: Any) -> Words | str:
         return words("rule.allowed.onOff")
     if info.choices:
         return ", ".join(info.choices)
+    if isinstance(default, tuple):
+        return words("rule.allowed.numbers", low=info.minimum, high=info.maximum)
     if isinstance(default, int):
         if info.minimum is not None and info.maximum is not None:
             return words("rule.allowed.range", low=info.minimum, high=info.maximum)
@@ -126,16 +139,23 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
         if word in _FALSE:
             return False
         raise RuleError.said("rule.onOff", **where, value=clip(raw))
+    switch = {"on", "off"} <= set(info.choices)
+    if raw is None and switch:
+        return "on"
     if raw is None:
         raise RuleError.said("rule.needsValue", **where, allowed=allowed_words(info, default))
     raw = raw.strip()
     if info.choices:
         word = raw.lower().replace("_", "-")
+        if switch and word in _TRUE | _FALSE:
+            return "on" if word in _TRUE else "off"
         for choice in info.choices:
             if word == choice.replace("_", "-"):
                 return choice
         choices = ", ".join(info.choices)
         raise RuleError.said("rule.choice", **where, choices=choices, value=clip(raw))
+    if isinstance(default, tuple):
+        return _numbers(game, info, raw)
     if isinstance(default, int):
         allowed = allowed_words(info, default)
         if not re.fullmatch(r"[+-]?\d+", raw):
@@ -149,6 +169,24 @@ def _convert(game: str, info: OptionInfo, default: Any, raw: str | None) -> Any:
             raise RuleError.said("rule.badValue", **where, allowed=allowed, value=number)
         return number
     return raw
+
+
+def _numbers(game: str, info: OptionInfo, raw: str) -> tuple[int, ...]:
+    """A list option's whole numbers, written `3:2` (or `3,2`); empty: none."""
+    where = {"game": game, "option": info.key}
+    allowed = words("rule.allowed.numbers", low=info.minimum, high=info.maximum)
+    if not raw:
+        return ()
+    parts = re.split(r"\s*[:,]\s*", raw)
+    if len(raw) > 200 or not all(re.fullmatch(r"\d{1,3}", part) for part in parts):
+        raise RuleError.said("rule.badValue", **where, allowed=allowed, value=clip(raw))
+    numbers = tuple(int(part) for part in parts)
+    low = info.minimum if info.minimum is not None else 0
+    high = info.maximum if info.maximum is not None else max(numbers)
+    for number in numbers:
+        if not low <= number <= high:
+            raise RuleError.said("rule.badValue", **where, allowed=allowed, value=number)
+    return numbers
 
 
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -167,6 +205,11 @@ def split_rule_string(text: str) -> tuple[str, list[tuple[str, str | None]]]:
             if not part.strip():
                 raise RuleError.said("rule.emptyOption", text=clip(text))
             key, eq, value = part.partition("=")
+            if not eq and key.strip().isdigit() and pairs and pairs[-1][1] is not None:
+                # `cups=3,2`: a bare number goes on with the list of the option before.
+                last_key, last_value = pairs[-1]
+                pairs[-1] = (last_key, f"{last_value},{key.strip()}")
+                continue
             key = key.strip().lower().replace("-", "_")
             if not key:
                 raise RuleError.said("rule.unnamedOption", text=clip(text))
@@ -214,8 +257,10 @@ def format_rules(game: str, rules: Any, full: bool = False) -> str:
     default = type(rules)()
     parts = []
     names = _field_names(type(rules))
+    infos = option_infos(type(rules))
     for key, name in names.items():
         value = getattr(rules, name)
-        if full or value != getattr(default, name):
+        at_default = value == getattr(default, name)
+        if (full and infos[key].written_at_default) or not at_default:
             parts.append(f"{key}={describe_value(value)}")
     return f"{game}({','.join(parts)})" if parts else game

@@ -41,10 +41,14 @@ class LiarsDiceWords(Words):
     def describe(self, event: Event, names: Sequence[str], viewer: int | None) -> Line | None:
         if isinstance(event, RoundStarted):
             who = self.says(event.starter, names, viewer, "open", "opens")
+            in_play = plural(sum(event.dice), "die", "dice") + " in play"
+            if self.rules.cups and event.round == 1:  # unequal cups: say who holds what
+                counts = [str(d) for d in event.dice]
+                in_play += f", cups of {', '.join(counts[:-1])} and {counts[-1]}"
             said = line(
                 "\n",
                 Part(f"── Round {event.round}", "heading"),
-                f" · {plural(sum(event.dice), 'die', 'dice')} in play · ",
+                f" · {in_play} · ",
                 who,
                 ".",
             )

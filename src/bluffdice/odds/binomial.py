@@ -168,6 +168,8 @@ class DiceRules:
     dice_per_player: int
     faces: int
     wild: int | None
+    cups: tuple[int, ...] = ()
+    """Unequal cups, one count per seat (`cups=3:2`); empty: `dice_per_player` each."""
 
 
 _WILD_WORDS = {"ones": 1, "off": None}
@@ -176,8 +178,8 @@ _WILD_WORDS = {"ones": 1, "off": None}
 def dice_rules(rules: object) -> DiceRules:
     """Read dice, faces and the wild face from a Liar's Dice rules object.
 
-    Duck-typed on the fields `dice`, `faces` and `wild` ("ones", "off", "highest"), so
-    the odds need not import the Liar's Dice engine.
+    Duck-typed on the fields `dice`, `faces`, `wild` ("ones", "off", "highest") and
+    `cups` (if there), so the odds need not import the Liar's Dice engine.
     """
     dice = getattr(rules, "dice", None)
     faces = getattr(rules, "faces", 6)
@@ -192,7 +194,8 @@ def dice_rules(rules: object) -> DiceRules:
         face = _WILD_WORDS[wild]
     else:
         face = wild_face(wild, faces)
-    return DiceRules(dice_per_player=dice, faces=faces, wild=face)
+    cups = tuple(getattr(rules, "cups", ()))
+    return DiceRules(dice_per_player=dice, faces=faces, wild=face, cups=cups)
 
 
 def parse_dice(text: str, faces: int = 6) -> tuple[int, ...]:

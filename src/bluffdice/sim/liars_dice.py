@@ -38,6 +38,8 @@ class LiarsDiceLayout:
                 "the simulator plays one round of Liar's Dice: use single_round=on "
                 "(e.g. the openspiel or dudo-single-round presets)"
             )
+        if rules.cups:
+            raise ValueError("the simulator deals every player the same cup: leave cups out")
         self.rules = rules
         self.players = players
         ladder = rules.ladder

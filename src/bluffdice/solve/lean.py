@@ -92,14 +92,42 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Cup:
+    """One player's hands. With unequal cups the smaller cup's columns are padded up to
+    the larger one's: the padding has chance 0 and no counting dice, so it weighs
+    nothing in the opponent's values and is never played."""
+
+    dice: int
+    hands: tuple[tuple[int, ...], ...]  # the real hands, padding left out
+    deal: Array  # (width,) chance of each hand
+    counts: Array  # (bids, width) int: the hand's dice that count for the bid
+
+
+@dataclass(frozen=True)
 class LeanGame:
-    """The arrays that describe one round: bids, hands, and the tree as slices."""
+    """The arrays that describe one round: bids, each player's cup, and the tree as
+    slices. `hands`, `deal` and `counts` are player 0's (the first bidder's)."""
 
     spec: DudoSpec
     bids: tuple[tuple[int, int], ...]
-    hands: tuple[tuple[int, ...], ...]
-    deal: Array  # (hands,) chance of each hand
-    counts: Array  # (bids, hands) int: the hand's dice that count for the bid
+    cups: tuple[Cup, Cup]
+
+    @property
+    def width(self) -> int:
+        """Columns of every array: the hands of the larger cup."""
+        return max(len(cup.hands) for cup in self.cups)
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return self.cups[0].hands
+
+    @property
+    def deal(self) -> Array:
+        return self.cups[0].deal
+
+    @property
+    def counts(self) -> Array:
+        return self.cups[0].counts
 
     @property
     def n_bids(self) -> int:
@@ -139,17 +167,28 @@ class LeanGame:
 
 def lean_game(spec: DudoSpec) -> LeanGame:
     """The round of `spec`; RuleError for raise rules whose bids are not one chain."""
-    if spec.raise_rule != "reset-face" or spec.ones_bids:
-        raise RuleError("the lean solver takes the reset-face raise rule without ones bids")
+    if spec.raise_rule != "reset-face" or spec.ones_bids == "on":
+        raise RuleError(
+            "the lean solver takes the reset-face raise rule without the Dudo conversion "
+            "of ones bids (ones_bids=plain is fine)"
+        )
     bids = tuple(spec.bids())
     b = len(bids)
     if b > MAX_BIDS:
         raise RuleError(f"{spec.describe()} has 2^{b} public nodes: too many for any machine here")
-    hands = tuple(spec.hands())
-    deal = np.array([spec.hand_probability(x) for x in hands])
     wild = spec.wild_face
-    counts = np.array([[sum(1 for d in x if d in (f, wild)) for x in hands] for _, f in bids])
-    return LeanGame(spec, bids, hands, deal, counts)
+    hand_lists = (tuple(spec.hands(0)), tuple(spec.hands(1)))
+    width = max(len(hands) for hands in hand_lists)
+    cups = []
+    for player, hands in enumerate(hand_lists):
+        deal = np.zeros(width)
+        deal[: len(hands)] = [spec.hand_probability(x) for x in hands]
+        counts = np.zeros((b, width), dtype=np.int64)
+        counts[:, : len(hands)] = [
+            [sum(1 for d in x if d in (f, wild)) for x in hands] for _, f in bids
+        ]
+        cups.append(Cup(spec.dice_of[player], hands, deal, counts))
+    return LeanGame(spec, bids, (cups[0], cups[1]))
 
 
 class LeanSolver:
@@ -181,20 +220,25 @@ class LeanSolver:
         # regret matching would jump on it to a pure strategy. Values are at most the
         # likeliest hand's chance, so 16 roundings of that is noise. (Subnormal totals
         # would also overflow 1 / total in float32.)
-        self._noise = self.dtype.type(16 * np.finfo(self.dtype).eps * float(game.deal.max()))
-        self._dice = game.spec.dice
+        likeliest = max(float(cup.deal.max()) for cup in game.cups)
+        self._noise = self.dtype.type(16 * np.finfo(self.dtype).eps * likeliest)
+        self._dice = tuple(cup.dice for cup in game.cups)
+        # By player, bid and count: the hands with that many dice counting for the bid.
         self._groups = [
-            [np.flatnonzero(game.counts[b] == k) for k in range(self._dice + 1)]
-            for b in range(game.n_bids)
+            [
+                [np.flatnonzero(cup.counts[b] == k) for k in range(cup.dice + 1)]
+                for b in range(game.n_bids)
+            ]
+            for cup in game.cups
         ]
-        self._sums = np.zeros((self._dice + 2, game.rows), self.dtype)
+        self._sums = np.zeros((max(self._dice) + 2, game.rows), self.dtype)
         # Work arrays: one player's strategy (by array: their liar calls in their own,
         # their bids in the other), one player's reach, and values.
         self._strategy, self._reach, self._term = self._pair(), self._pair(), self._pair()
         self._flag = np.zeros(self._term[0].shape, bool)
 
     def _pair(self) -> Pair:
-        shape = (len(self.g.hands), self.g.rows)
+        shape = (self.g.width, self.g.rows)
         return np.zeros(shape, self.dtype), np.zeros(shape, self.dtype)
 
     @property
@@ -255,7 +299,7 @@ class LeanSolver:
 
     def _forward(self, p: int, strategy: Pair, reach: Pair) -> None:
         """Player p's own reach at every node, the deal of their hand included."""
-        reach[0][:, 0] = self.g.deal
+        reach[0][:, 0] = self.g.cups[p].deal
         for mv in self._moves:
             src, dst = reach[mv.actor][mv.parents], reach[1 - mv.actor][mv.children]
             if mv.actor == p:
@@ -278,7 +322,8 @@ class LeanSolver:
         self._match(o, liar, bid, self._strategy, out)
         self._forward(o, self._strategy, weight)
         np.multiply(weight[o], self._strategy[o], out=weight[o])  # the opponent's liar calls
-        dice, sums = self._dice, self._sums
+        dice, sums = self._dice[o], self._sums
+        mine, theirs = self._groups[p], self._groups[o]
         for a in (0, 1):
             # The bidder is 1 - a; p's payoff is +1 when the bid holds and p made it.
             sign = 1.0 if p != a else -1.0
@@ -289,11 +334,10 @@ class LeanSolver:
                 at_least = sums[:, :size]
                 at_least[dice + 1] = 0
                 for k in range(dice, -1, -1):
-                    np.add.reduce(w[self._groups[b][k]], axis=0, out=at_least[k])
+                    np.add.reduce(w[theirs[b][k]], axis=0, out=at_least[k])
                     at_least[k] += at_least[k + 1]
                 total = at_least[0]
-                for c in range(dice + 1):
-                    hands = self._groups[b][c]
+                for c, hands in enumerate(mine[b]):
                     if not len(hands):
                         continue
                     need = min(max(q - c, 0), dice + 1)
@@ -410,7 +454,7 @@ class LeanSolver:
             "variant": self.variant.name,
             "dtype": self.dtype.name,
             "rows": self.g.rows,
-            "hands": len(self.g.hands),
+            "hands": self.g.width,
         }
 
     def save(self, directory: Path) -> None:
@@ -442,7 +486,8 @@ class LeanSolver:
         liar, bid, deal = self.avg_liar, self.avg_bid, self.g.deal
         br = [0.0, 0.0]
         for p in (0, 1):
-            br[p] = float(np.dot(deal, self._best_values(p, self._terminals(p, liar, bid))))
+            best = self._best_values(p, self._terminals(p, liar, bid))
+            br[p] = float(np.dot(self.g.cups[p].deal, best))
         term = self._terminals(0, liar, bid)
         self._match(0, liar, bid, self._strategy, self._reach)
         value0 = self._values(0, term, self._strategy)[0][:, 0]
@@ -471,10 +516,11 @@ def solve_to(
     first: int = 8,
     wall_seconds: float | None = None,
     on_iteration: Callable[[int, float, float], None] | None = None,
+    max_iterations: int | None = None,
 ) -> list[LeanCheckpoint]:
-    """Iterate until the exploitability is at most `target` or `max_seconds` of solver
-    time are spent, measuring exactly at iteration counts from `first` growing by
-    `growth`.
+    """Iterate until the exploitability is at most `target`, `max_seconds` of solver
+    time are spent or `max_iterations` are done (the last one measured), measuring
+    exactly at iteration counts from `first` growing by `growth`.
 
     With `wall_seconds`, also stop early enough that a last measurement ends by then
     (it is expected to take as long as the one before, or four iterations), so a run
@@ -483,7 +529,8 @@ def solve_to(
     history: list[LeanCheckpoint] = []
     begin = time.perf_counter()
     spent = cpu = measuring = 0.0
-    stop = max(solver.iterations + 1, first)
+    limit = max_iterations if max_iterations is not None else float("inf")
+    stop = min(max(solver.iterations + 1, first), limit)
     last_measure: float | None = None
     while True:
         out_of_time = False
@@ -506,6 +553,6 @@ def solve_to(
         history.append(cp)
         if on_checkpoint is not None:
             on_checkpoint(cp)
-        if expl <= target or spent >= max_seconds or out_of_time:
+        if expl <= target or spent >= max_seconds or out_of_time or stop >= limit:
             return history
-        stop = max(stop + 1, int(stop * growth))
+        stop = min(max(stop + 1, int(stop * growth)), limit)

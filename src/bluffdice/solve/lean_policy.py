@@ -3,10 +3,12 @@
 A lean policy file is a numpy `.npz` archive: four integer arrays of hands x rows laid
 out as `bluffdice.solve.lean` lays out its average strategy (`liar0`, `liar1`: the liar
 call at each row of the even and odd arrays; `bid0`, `bid1`: the bid into each row), and
-`header`, a JSON document:
+`header`, a JSON document, whose `spec` names the game in full (dice, faces, wild face,
+raise rule, `ones_bids` and unequal `cups`) so that a policy is never played at another
+game's table, and `dice` the first bidder's cup and the other's:
 
     {"format": 1, "game": "liars-dice", "rules": "...", "spec": {...DudoSpec...},
-     "dice": [2, 2], "levels": 255, "iterations": 366, "variant": "cfr+",
+     "dice": [2, 1], "levels": 255, "iterations": 366, "variant": "cfr+",
      "exploitability": 9.1e-4, "nash_conv": 1.8e-3, "value": 0.0098,
      "solver_exploitability": 8.7e-4, "seconds": 150.2}
 
@@ -98,7 +100,8 @@ class LeanPolicy:
         (this round's, in order) holding `hand`; None where the bids or the hand are not
         this game's."""
         index, hands = _indexes(self.spec)
-        h = hands.get(tuple(sorted(hand)))
+        actor = len(bids) % 2
+        h = hands[actor].get(tuple(sorted(hand)))
         if h is None:
             return None
         bits = 0
@@ -109,7 +112,7 @@ class LeanPolicy:
                 return None
             bits |= 1 << b
             top = b
-        actor, row = len(bids) % 2, bits >> 1
+        row = bits >> 1
         weights: dict[str, float] = {}
         if bids:
             weights[CHALLENGE] = float(self.arrays[f"liar{actor}"][h, row])
@@ -151,13 +154,15 @@ class LeanPolicy:
         if header.get("game") != GAME:
             raise PolicyMismatch(f"{name} is a policy for {header.get('game')!r}, not {GAME}")
         policy = cls(header, arrays)
-        if spec is not None and header.get("spec") != asdict(spec):
+        found = _spec(header.get("spec"))
+        if found is None:
+            raise PolicyMismatch(f"{name}: its header names no game: {header.get('spec')!r}")
+        if spec is not None and found != spec:
             raise PolicyMismatch(
-                f"{name} is a policy for {_spec_text(header.get('spec'))}, not for "
-                f"{spec.describe()}"
+                f"{name} is a policy for {found.describe()}, not for {spec.describe()}"
             )
-        game = lean_game(policy.spec)
-        shape = (len(game.hands), game.rows)
+        game = lean_game(found)
+        shape = (game.width, game.rows)
         if any(a.shape != shape for a in arrays.values()):
             raise BluffdiceError(f"{name}: arrays are not {shape[0]} hands x {shape[1]} rows")
         return policy
@@ -171,20 +176,24 @@ class LeanPolicy:
         return cls.read(raw, str(path), spec)
 
 
-def _spec_text(spec: object) -> str:
+def _spec(written: object) -> DudoSpec | None:
+    """The spec a header names, read as `DudoSpec` reads its JSON (so a header compares
+    by the game, not by how JSON spells a tuple); None where it names none."""
     try:
-        return DudoSpec(**spec).describe() if isinstance(spec, dict) else repr(spec)
+        return DudoSpec(**written) if isinstance(written, dict) else None
     except (TypeError, RuleError):
-        return repr(spec)
+        return None
+
+
+HandIndex = dict[tuple[int, ...], int]
 
 
 @lru_cache(maxsize=16)
-def _indexes(spec: DudoSpec) -> tuple[dict[tuple[int, int], int], dict[tuple[int, ...], int]]:
-    """Bid -> its bit, and sorted hand -> its row, as `lean_game` numbers them."""
-    return (
-        {b: i for i, b in enumerate(spec.bids())},
-        {h: i for i, h in enumerate(spec.hands())},
-    )
+def _indexes(spec: DudoSpec) -> tuple[dict[tuple[int, int], int], tuple[HandIndex, HandIndex]]:
+    """Bid -> its bit, and for each player sorted hand -> its row, as `lean_game`
+    numbers them (the cups may differ)."""
+    hands = tuple({h: i for i, h in enumerate(spec.hands(p))} for p in (0, 1))
+    return {b: i for i, b in enumerate(spec.bids())}, (hands[0], hands[1])
 
 
 @lru_cache(maxsize=16)
@@ -225,7 +234,7 @@ def from_solver(
         "game": GAME,
         "rules": rules,
         "spec": asdict(game.spec),
-        "dice": [game.spec.dice, game.spec.dice],
+        "dice": list(game.spec.dice_of),
         "levels": levels,
         "iterations": solver.iterations,
         "variant": solver.variant.name,
@@ -258,8 +267,16 @@ def measure(policy: LeanPolicy) -> tuple[float, float, float]:
 
 def file_name(spec: DudoSpec) -> str:
     """The file a game's policy has in the package and in the cache: every field of
-    the spec, so that two games never share one."""
-    fields = "-".join(f"{k}-{v}".lower().replace("_", "-") for k, v in sorted(asdict(spec).items()))
+    the spec, so that two games never share one (cups as `2x1`, `none` when equal)."""
+
+    def text(value: object) -> str:
+        if isinstance(value, tuple):
+            return "x".join(map(str, value)) or "none"
+        return str(value)
+
+    fields = "-".join(
+        f"{k}-{text(v)}".lower().replace("_", "-") for k, v in sorted(asdict(spec).items())
+    )
     return f"lean-{fields}.npz"
 
 

@@ -212,7 +212,8 @@ def to_strategy(
             actions = [game.labels[c] for c in game.children(int(node))]
             index = {a: i for i, a in enumerate(actions)}
             key = key_text(game.info[node])
-            hands = range(game.n_hands) if game.private[node] else range(1)
+            # A player with fewer hands (a smaller cup) leaves the padding at 0.
+            hands = range(len(labels)) if game.private[node] else range(1)
             for h in hands:
                 hand = labels[h] if game.private[node] else None
                 dist = policy.distribution(key, hand)

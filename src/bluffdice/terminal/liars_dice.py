@@ -136,7 +136,8 @@ class LiarsDicePresenter(DicePresenter):
         grid.add_column("")
         for p in range(v.players):
             marker = "▶" if p == v.turn else ""
-            cup = "●" * v.dice[p] + "[dim]" + "·" * (self.rules.dice - v.dice[p]) + "[/]"
+            full = self.rules.cups[p] if self.rules.cups else self.rules.dice
+            cup = "●" * v.dice[p] + "[dim]" + "·" * (full - v.dice[p]) + "[/]"
             note = "[dim]out[/]" if v.dice[p] == 0 else ""
             if v.bidder == p and v.bid is not None:
                 note = f"bid {self.bid_text(v.bid.quantity, v.bid.face)}"

@@ -40,7 +40,7 @@ class BiddingRules(Protocol):
     @property
     def raise_rule(self) -> str: ...
     @property
-    def ones_bids(self) -> bool: ...
+    def ones_bids(self) -> str: ...
     @property
     def calza(self) -> bool: ...
 
@@ -127,12 +127,13 @@ class BidLadder:
         return 1 if self.rules.wild == "ones" else self.faces
 
     def converts_ones(self, palifico: bool) -> bool:
-        """Whether bids on ones follow the halving/doubling conversion."""
-        return self.rules.ones_bids and self.wild_face(palifico) == 1
+        """Whether bids on ones follow the halving/doubling conversion (`ones_bids=on`;
+        with `plain` a bid on ones ranks as the lowest face under the raise rule)."""
+        return self.rules.ones_bids == "on" and self.wild_face(palifico) == 1
 
     def biddable_faces(self, palifico: bool) -> range:
-        """Wild ones cannot be bid unless the ones_bids option is on."""
-        if self.wild_face(palifico) == 1 and not self.rules.ones_bids:
+        """Wild ones cannot be bid while the ones_bids option is off."""
+        if self.wild_face(palifico) == 1 and self.rules.ones_bids == "off":
             return range(2, self.faces + 1)
         return range(1, self.faces + 1)
 

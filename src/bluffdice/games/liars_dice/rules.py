@@ -23,6 +23,9 @@ RAISE_RULES: dict[str, str] = {
 }
 
 
+ONES_BIDS = ("off", "on", "plain")
+
+
 @dataclass(frozen=True)
 class LiarsDiceRules(RulesValue):
     """One single-hand rule set. The defaults are the game of docs/rules/liars-dice.md."""
@@ -45,11 +48,17 @@ class LiarsDiceRules(RulesValue):
     raise_rule: str = option(
         "reset-face", "what a raise must do to the last bid", key="raise", choices=RAISE_RULES
     )
-    ones_bids: bool = option(
-        False,
-        "with wild ones, ones may be bid: from a bid of q to ones needs at least half of q "
-        "(rounded up) ones, from q ones back to another face needs 2q+1; a round may not "
-        "open on ones",
+    ones_bids: str = option(
+        "off",
+        "with wild ones, whether ones may be bid, and how",
+        choices={
+            "off": "ones are wild only and cannot be bid",
+            "on": "ones may be bid (Dudo): from a bid of q to ones needs at least half of q "
+            "(rounded up) ones, from q ones back to another face needs 2q+1; a round may "
+            "not open on ones",
+            "plain": "ones may be bid as the lowest face, ranked as any other (no halving or "
+            "doubling); a bid on ones counts the ones alone",
+        },
     )
     calza: bool = option(
         False,
@@ -74,10 +83,49 @@ class LiarsDiceRules(RulesValue):
             "first-seat": "seat 0 (as OpenSpiel: player 0 bids first)",
         },
     )
+    cups: tuple[int, ...] = option(
+        (),
+        "unequal cups for a single-round game: the dice of each seat in seat order, e.g. "
+        "3:2 (seat 0 holds 3 dice, seat 1 holds 2); dice is the largest; empty: every "
+        "seat holds dice",
+        minimum=1,
+        maximum=10,
+        written_at_default=False,
+    )
 
     def __post_init__(self) -> None:
-        if self.ones_bids and self.wild != "ones":
-            raise RuleError.said("rule.ld.onesBids")
+        if self.ones_bids not in ONES_BIDS:  # a bool, as the option was before plain
+            raise RuleError(f"ones_bids is one of {', '.join(ONES_BIDS)}, not {self.ones_bids!r}")
+        if self.ones_bids != "off" and self.wild != "ones":
+            raise RuleError.said("rule.ld.onesBids", value=self.ones_bids)
+        if self.cups:
+            written = ":".join(map(str, self.cups))
+            if len(self.cups) < 2:
+                raise RuleError.said("rule.ld.cupsCount", cups=written)
+            if not self.single_round:
+                raise RuleError.said("rule.ld.cupsSingleRound")
+            if self.dice != max(self.cups):
+                raise RuleError.said("rule.ld.cupsDice", cups=written, largest=max(self.cups))
+
+    @staticmethod
+    def implied_changes(changes: dict[str, object]) -> dict[str, object]:
+        """`cups=3:2` alone sets dice to the largest cup, as the option says."""
+        cups = changes.get("cups")
+        if isinstance(cups, tuple) and cups and "dice" not in changes:
+            return {**changes, "dice": max(cups)}
+        return changes
+
+    def starting_cups(self, players: int) -> tuple[int, ...]:
+        """The dice of each seat in the first round; RuleError when `cups` names another
+        number of seats."""
+        if not self.cups:
+            return (self.dice,) * players
+        if len(self.cups) != players:
+            raise RuleError(
+                f"liars-dice option cups={':'.join(map(str, self.cups))} names "
+                f"{len(self.cups)} seats, but the table seats {players}"
+            )
+        return self.cups
 
     def scoring(self) -> Scoring:
         return Scoring(left="dice", count_losses=False)
@@ -91,9 +139,9 @@ class LiarsDiceRules(RulesValue):
 DEFAULT = LiarsDiceRules()
 
 PRESETS: dict[str, LiarsDiceRules] = {
-    "dudo": LiarsDiceRules(ones_bids=True),
-    "perudo": LiarsDiceRules(ones_bids=True, calza=True, palifico=True),
-    "dudo-single-round": LiarsDiceRules(ones_bids=True, single_round=True),
+    "dudo": LiarsDiceRules(ones_bids="on"),
+    "perudo": LiarsDiceRules(ones_bids="on", calza=True, palifico=True),
+    "dudo-single-round": LiarsDiceRules(ones_bids="on", single_round=True),
     "openspiel": LiarsDiceRules(
         dice=1, wild="highest", raise_rule="reset-face", single_round=True, start="first-seat"
     ),

@@ -390,8 +390,9 @@ class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
         counts = self.dice
         before = counts[player]  # at least 1: the caller and the bidder both play
         after = before + delta
-        if after > rules.dice:  # a right calza with a full cup wins nothing
-            after = rules.dice
+        full = rules.cups[player] if rules.cups else rules.dice
+        if after > full:  # a right calza with a full cup wins nothing
+            after = full
         cups = list(counts)
         cups[player] = after
         dice = tuple(cups)
@@ -477,7 +478,7 @@ class LiarsDiceState(TableState[LiarsDiceRules], frozen=True, gc=False):
     ) -> LiarsDiceState:
         n = self.players
         if number == 1:
-            dice: tuple[int, ...] = (self.rules.dice,) * n
+            dice: tuple[int, ...] = self.rules.starting_cups(n)
             first: dict[str, Any] = {"hands": ((),) * n, "palifico_done": (False,) * n}
         else:
             dice, first = self.dice, {}
@@ -618,6 +619,7 @@ def new_game(rules: LiarsDiceRules | str | None = None, players: int = 4) -> Lia
         raise RuleError(
             f"Liar's Dice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
+    chosen.starting_cups(players)  # cups for another number of seats: refused here
     key = (id(chosen), players)
     found = _FIRST.get(key)
     if found is not None and found[0] is chosen:
