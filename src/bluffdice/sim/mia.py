@@ -12,11 +12,11 @@ A decision is one look-up: every table row is turned into an alias table once (W
 method), so sampling an action is one uniform number and two gathers (threshold and
 alias), whatever the number of actions. docs/research.md says what makes a step cheap.
 
-Random numbers: each live game gets one 64-bit output of the bit generator a step, cut
-into three fields (described above `_DECIDE_BITS`): the answer's draw, a roll, and the
-draw of the announcement on that roll. A round that ends in the step opens the next one
-with the roll and announcement fields its game left unused (a fresh output where its
-player rolled).
+Random numbers: each live game gets two 32-bit words a step, one output of the bit
+generator: one for the answer's draw, one cut into a roll and the draw of the
+announcement on it (described above `_SCALE`). A round that ends in the step opens the
+next one with the second word if its game left it unused (a fresh one where its player
+rolled).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.sim.alias import stacked_alias_tables
+from bluffdice.sim.alias import random_words, stacked_alias_tables
 from bluffdice.sim.mia_tables import (
     BEAT,
     CHALLENGE,
@@ -45,7 +45,7 @@ from bluffdice.sim.mia_tables import (
 )
 
 IntArray = npt.NDArray[np.int64]
-Words = npt.NDArray[np.uint64]
+Words = npt.NDArray[np.uint32]
 
 _HOLD = ROLES * FLOORS * VALUES_N
 _ANSWER = ROLES * FLOORS * VALUES_N * 2
@@ -58,25 +58,26 @@ HOLD, ANSWER, OVER = 0, 1, 2
 _PENDING = 32
 _OVER = 64
 """A game sitting a step out shows one of these as its action (see `run`)."""
-# A game's output of a step is cut into three fields (`_roll_field`, `_hold_field`,
-# `_answer_field`): bits 0-15 a roll, 16-39 the draw of the announcement on it, 40-63 the
-# answer's draw. Disjoint bits of one uniform output are independent draws. A decision's
-# field has 24 bits, as many as a float32 holds exactly, so its uniform number in
-# [0, WIDTH) is one float32 rounding away from the field: every action's chance is the
-# float32 alias table's within 2**-24 per column edge (32-bit words gave 2**-32; the
-# float32 grid of the draw and of the thresholds is coarser than either). A roll's field
-# gives one of the 36 rolls exactly (`roll_indices`).
-_DECIDE_BITS = 24
-_DECIDE_MASK = (1 << _DECIDE_BITS) - 1
-_SCALE = np.float32(WIDTH * 2.0**-_DECIDE_BITS)
-"""A 24-bit field times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
+# A roll's word is cut into two fields: its low 8 bits a roll (`_roll_field`), its high 24
+# bits the draw of the announcement on it (`_hold_field`). Disjoint bits of a uniform word
+# are independent draws. The announcement's field has 24 bits, as many as a float32 holds
+# exactly, so its uniform number in [0, WIDTH) is one float32 rounding away from the
+# field: every action's chance is the float32 alias table's within 2**-24 per column edge
+# (an answer's 32-bit word gives 2**-32; the float32 grid of the draw and of the
+# thresholds is coarser than either). A roll's field gives one of the 36 rolls exactly
+# (`ROLL_OF_FIELD`).
+_SCALE = np.float32(WIDTH * 2.0**-32)
+"""A 32-bit field times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
+_HOLD_SCALE = np.float32(WIDTH * 2.0**-24)
+"""The same for a 24-bit field."""
 _ROLLS = 36
-_ROLL_SHIFT = 16
-_ROLL_REJECT = (1 << _ROLL_SHIFT) % _ROLLS
-"""A 16-bit field f gives roll (36 f) >> 16, unless (36 f) mod 2**16 falls below this
-(16 of the 65,536 fields, one in 4,096): then the roll is drawn again from a fresh
-output. Each roll keeps exactly 1,820 fields, so every roll is equally likely (Lemire's
-multiply-shift with rejection, not the modulo's or the plain multiply's bias)."""
+_FIELD = np.arange(256)
+ROLL_OF_FIELD = np.where((_FIELD * _ROLLS) % 256 >= 256 % _ROLLS, (_FIELD * _ROLLS) >> 8, -1)
+"""The roll (an index into the 36 ordered rolls) an 8-bit field gives, or -1: field f
+gives (36 f) >> 8 unless (36 f) mod 256 is below 256 mod 36 = 4 (4 of the 256 fields, one
+in 64), when the roll is drawn again from a fresh word. Each roll keeps exactly 7
+fields, so every roll is equally likely (Lemire's multiply-shift with rejection, without
+the modulo's or the plain multiply's bias)."""
 
 # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N + dice,
 # answer rows after them (see mia_tables for the situations).
@@ -107,7 +108,7 @@ class MiaBatch:
     steps: int
     """Decisions made, all games together."""
     draws: int = 0
-    """64-bit outputs drawn from the bit generator, all games together."""
+    """32-bit words drawn (two from each output of the bit generator), all games."""
 
     @property
     def games(self) -> int:
@@ -147,7 +148,8 @@ class MiaSim:
         self.other = other.ravel()
         self.rank = self.layout.rank.astype(np.int16)
         sides = self.layout.sides.astype(np.int16)
-        self.rolls = sides
+        self.dice_of_field = np.where(ROLL_OF_FIELD >= 0, sides[ROLL_OF_FIELD], -1).astype(np.int16)
+        """The value code an 8-bit roll field gives, or -1 (rejected)."""
         # Row numbers fit in 16 bits for every table size the engine allows (10 seats).
         self.index_type = np.int16 if self.players * _PER_SEAT < 2**15 else np.int32
 
@@ -267,14 +269,22 @@ class MiaSim:
         return loser, mia_loss, found, start
 
     def _dice_of(self, words: Words, fresh: Callable[[int], Words]) -> npt.NDArray[np.int16]:
-        """One of the 36 equally likely rolls per output in `words`, from its roll field
-        (bits 0-15); a rejected field is drawn again from `fresh(size)` outputs."""
-        return self.rolls.take(roll_indices(words, fresh))
+        """The value code of one of the 36 equally likely rolls per word in `words`, from
+        its roll field; rejected fields are drawn again from `fresh(size)` words
+        until none is."""
+        table = self.dice_of_field
+        dice: npt.NDArray[np.int16] = table.take(_roll_field(words))
+        bad = np.flatnonzero(dice < 0)
+        while bad.size:
+            again = table.take(_roll_field(fresh(int(bad.size))))
+            dice[bad] = again
+            bad = bad[again < 0]
+        return dice
 
-    def _draw(self, rows: Any, fields: Words) -> npt.NDArray[np.int16]:
+    def _draw(self, rows: Any, fields: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
         """One decision per table row in `rows`, from one 24-bit field each (the main step
-        does the same inline, into buffers it keeps)."""
-        u = np.multiply(fields, _SCALE, dtype=np.float32)
+        does the same inline with 32-bit fields, into buffers it keeps)."""
+        u = np.multiply(fields, _HOLD_SCALE, dtype=np.float32)
         j = u.astype(np.int16)
         flat = np.multiply(rows, _COLUMNS, dtype=np.intp)
         flat += j
@@ -499,16 +509,15 @@ class _Play:
             else (lambda _rng, size: dice_source(size))
         )
         self.steps = self.over_count = self.pending = self.draws = 0
-        self.words: Words = np.zeros(n, dtype=np.uint64)
-        """The step's outputs, one per game (described above `_DECIDE_BITS`)."""
+        self.words: Words = np.zeros(n, dtype=np.uint32)
+        """The step's roll words, one per game (described above `_SCALE`)."""
         self.rolled = np.zeros(n, dtype=bool)
         """Which games' players rolled in the step (their roll fields are spent)."""
 
     def draw(self, size: int) -> Words:
-        """`size` fresh 64-bit outputs, counted."""
+        """`size` fresh 32-bit words, counted."""
         self.draws += size
-        words: Words = self.rng.bit_generator.random_raw(size)
-        return words
+        return random_words(self.rng, size)
 
     def run(self, max_steps: int) -> None:
         """Every round opens with the opener's roll and announcement, so a step only ever
@@ -543,7 +552,7 @@ class _Play:
     def roll_and_announce(self, g: Any, me: Any, role: Any, standing: Any, words: Words) -> Any:
         """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
         decide on their new dice, over the value `standing` (None: no value, the
-        opening): the roll and announcement fields of `words` (one output per game)."""
+        opening): the roll and announcement fields of `words` (one word per game)."""
         sim, ix = self.sim, self.ix
         if self.dice_source is None:
             new = sim._dice_of(words, self.draw)
@@ -601,8 +610,9 @@ class _Play:
         row += (s.called >> s.turn) & 1
         row += s.turn * ix(_PER_SEAT)
         u = s.u
-        self.words = self.draw(self.n)
-        np.multiply(_answer_field(self.words), _SCALE, out=u, dtype=np.float32)
+        both = self.draw(2 * self.n)  # the answers' words, then the roll words
+        self.words = both[self.n :]
+        np.multiply(both[: self.n], _SCALE, out=u, dtype=np.float32)
         flat = np.multiply(row, _COLUMNS, dtype=np.intp)
         j = u.astype(np.int16)
         flat += j + _ANSWER_AT * _COLUMNS
@@ -748,32 +758,12 @@ class _Play:
         return go_on, starts
 
 
-def roll_indices(words: Words, fresh: Callable[[int], Words]) -> npt.NDArray[np.uint32]:
-    """One index in range(36) per output in `words`, exactly uniform, from its roll field
-    (see `_ROLL_REJECT`); rejected fields are replaced from `fresh(size)` until none is."""
-    m = np.multiply(_roll_field(words), _ROLLS, dtype=np.uint32)
-    bad = np.flatnonzero((m & 0xFFFF) < _ROLL_REJECT)
-    while bad.size:
-        again = np.multiply(_roll_field(fresh(int(bad.size))), _ROLLS, dtype=np.uint32)
-        m[bad] = again
-        bad = bad[(again & 0xFFFF) < _ROLL_REJECT]
-    m >>= _ROLL_SHIFT
-    return m
-
-
-def _roll_field(words: Words) -> npt.NDArray[np.uint16]:
-    return words.astype(np.uint16)  # bits 0-15 (the cast keeps the low bits)
+def _roll_field(words: Words) -> npt.NDArray[np.uint8]:
+    return words.astype(np.uint8)  # the low 8 bits
 
 
 def _hold_field(words: Words) -> Words:
-    field: Words = np.right_shift(words, np.uint64(16))
-    field &= np.uint64(_DECIDE_MASK)
-    return field
-
-
-def _answer_field(words: Words) -> Words:
-    field: Words = np.right_shift(words, np.uint64(40))
-    return field
+    return np.right_shift(words, np.uint32(8))  # the high 24 bits
 
 
 def _pick(mask: Any, yes: Any, no: Any) -> Any:
