@@ -12,11 +12,9 @@ A decision is one look-up: every table row is turned into an alias table once (W
 method), so sampling an action is one uniform number and two gathers (threshold and
 alias), whatever the number of actions. docs/research.md says what makes a step cheap.
 
-Random numbers: each live game gets two 32-bit words a step, one output of the bit
-generator: one for the answer's draw, one cut into a roll and the draw of the
-announcement on it (described above `_SCALE`). A round that ends in the step opens the
-next one with the second word if its game left it unused (a fresh one where its player
-rolled).
+Random numbers: one 32-bit word per answer, and one per roll and the announcement on
+it, cut into the roll and that announcement's draw (described above `_SCALE`). Unused
+words are not kept for later: a fresh word costs less than gathering a kept one.
 """
 
 from __future__ import annotations
@@ -509,10 +507,6 @@ class _Play:
             else (lambda _rng, size: dice_source(size))
         )
         self.steps = self.over_count = self.pending = self.draws = 0
-        self.words: Words = np.zeros(n, dtype=np.uint32)
-        """The step's roll words, one per game (described above `_SCALE`)."""
-        self.rolled = np.zeros(n, dtype=bool)
-        """Which games' players rolled in the step (their roll fields are spent)."""
 
     def draw(self, size: int) -> Words:
         """`size` fresh 32-bit words, counted."""
@@ -610,9 +604,7 @@ class _Play:
         row += (s.called >> s.turn) & 1
         row += s.turn * ix(_PER_SEAT)
         u = s.u
-        both = self.draw(2 * self.n)  # the answers' words, then the roll words
-        self.words = both[self.n :]
-        np.multiply(both[: self.n], _SCALE, out=u, dtype=np.float32)
+        np.multiply(self.draw(self.n), _SCALE, out=u, dtype=np.float32)
         flat = np.multiply(row, _COLUMNS, dtype=np.intp)
         j = u.astype(np.int16)
         flat += j + _ANSWER_AT * _COLUMNS
@@ -629,11 +621,10 @@ class _Play:
         `act`)."""
         s, ix, sim, n = self.g, self.ix, self.sim, self.n
         rolled = act == ROLL
-        self.rolled = rolled
         k = int(np.count_nonzero(rolled))
         if self.dice_source is None and 3 * k > n:
             # many roll (no pass): for every game at once, kept where it rolled
-            words = self.words
+            words = self.draw(n)
             new = sim._dice_of(words, self.draw)
             held = s.turn * ix(_PER_SEAT)
             held += np.multiply(s.turn != s.opener, _FV, dtype=ix)
@@ -647,7 +638,7 @@ class _Play:
         elif k:  # few roll, or the dice come in the order they are rolled: a subset
             r = np.flatnonzero(rolled)
             me = s.turn[r]
-            act[r] = self.roll_and_announce(r, me, me != s.opener[r], s.ann[r], self.words[r])
+            act[r] = self.roll_and_announce(r, me, me != s.opener[r], s.ann[r], self.draw(k))
             self.steps += k
             if not self.simple:
                 s.roller[r] = me
@@ -706,10 +697,7 @@ class _Play:
             go_on, starts = self.finish(finished, go_on, starts)
         if go_on.size:  # a new round, from the fields its game left unused this step
             s.rnd[go_on] += 1
-            words = self.words[go_on]
-            spent = np.flatnonzero(self.rolled[go_on])
-            if spent.size:
-                words[spent] = self.draw(int(spent.size))
+            words = self.draw(int(go_on.size))
             self.pending = self.freeze(*self.open_rounds(go_on, starts, words))
             self.steps += int(go_on.size)
 
