@@ -269,7 +269,8 @@ class MiaSim:
     def _dice_of(self, words: Words, fresh: Callable[[int], Words]) -> npt.NDArray[np.int16]:
         """The value code of one of the 36 equally likely rolls per word in `words`, from
         its roll field; rejected fields are drawn again from `fresh(size)` words
-        until none is."""
+        until none is. A word's announcement field stays in use either way: the
+        rejection looks at the roll's bits only, so it leaves that field uniform."""
         table = self.dice_of_field
         dice: npt.NDArray[np.int16] = table.take(_roll_field(words))
         bad = np.flatnonzero(dice < 0)
@@ -695,7 +696,7 @@ class _Play:
         finished = e[done]
         if finished.size:
             go_on, starts = self.finish(finished, go_on, starts)
-        if go_on.size:  # a new round, from the fields its game left unused this step
+        if go_on.size:  # a new round
             s.rnd[go_on] += 1
             words = self.draw(int(go_on.size))
             self.pending = self.freeze(*self.open_rounds(go_on, starts, words))
