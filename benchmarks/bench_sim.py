@@ -26,6 +26,12 @@ Against outside references:
   and the bundled abseil, about 4 minutes on 2 cores; the binary is kept in `CACHE`.
   No target (the issue measured 8.5x); without the sdist or g++ the row says
   "skipped: ..." and why.
+- Mia rounds between table policies in the batch simulator, against numpy drawing raw
+  random numbers (`bit_generator.random_raw`, PCG64's 64-bit outputs, in blocks of
+  `MIA_BATCH`): rounds a second over outputs a second, target 0.25 (a round in the time
+  numpy draws four outputs). The label says how many 32-bit words (half an output each)
+  the simulator draws a round, which bounds the ratio from above if drawing were all it
+  did.
 
 Internal, bluffdice against itself:
 
@@ -115,6 +121,11 @@ class Row:
     def ratios(self) -> list[float]:
         return [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
 
+    @property
+    def rate_target(self) -> bool:
+        """Targets from 1,000 up are rates (units a second), smaller ones ratios."""
+        return self.target >= 1e3
+
 
 @dataclass
 class OwnClock:
@@ -166,6 +177,11 @@ def spread(values: list[float], fmt: str) -> str:
     return f"{mid} [{low}-{high}]"
 
 
+def ratio_spread(r: Row) -> str:
+    """The ratios' median [min-max], with four decimals where they are small."""
+    return spread(r.ratios(), ",.2f" if min(r.ratios()) >= 0.1 else ".4f") + "x"
+
+
 def summary(r: Row) -> dict[str, Any]:
     """A row's figures for `--json`: each side's median, the ratio's median and range."""
     out: dict[str, Any] = {"what": r.label, "reference": r.reference, "note": r.note}
@@ -196,7 +212,7 @@ def rows_table(title: str, rows: list[Row]) -> Table:
             table.add_row(r.label, "", r.note, "", "", "", "")
             continue
         ours = f"{spread(r.ours, ',.0f')} {r.unit}"
-        if r.unit == "rounds/s" and not r.theirs:
+        if r.rate_target and not r.theirs:
             met = statistics.median(r.ours) >= r.target
             table.add_row(r.label, ours, "-", "-", "-", f"{r.target / 1e6:.0f}M {r.unit}",
                           "yes" if met else "[red]no[/]")  # fmt: skip
@@ -204,12 +220,12 @@ def rows_table(title: str, rows: list[Row]) -> Table:
         ratio = statistics.median(r.ratios())
         if r.target == NO_TARGET:
             table.add_row(r.label, ours, r.reference, spread(r.theirs, ",.0f"),
-                          spread(r.ratios(), ",.2f") + "x", "-", "-")  # fmt: skip
+                          ratio_spread(r), "-", "-")  # fmt: skip
             continue
-        target = f"{r.target / 1e6:.0f}M {r.unit}" if r.unit == "rounds/s" else f"{r.target:g}x"
-        met = statistics.median(r.ours) >= r.target if r.unit == "rounds/s" else ratio >= r.target
+        target = f"{r.target / 1e6:.0f}M {r.unit}" if r.rate_target else f"{r.target:g}x"
+        met = statistics.median(r.ours) >= r.target if r.rate_target else ratio >= r.target
         table.add_row(r.label, ours, r.reference, spread(r.theirs, ",.0f"),
-                      spread(r.ratios(), ",.2f") + "x", target,
+                      ratio_spread(r), target,
                       "yes" if met else "[red]no[/]")  # fmt: skip
     return table
 
@@ -241,6 +257,35 @@ def mia_sim_rounds(rules_text: str, bots: tuple[str, ...], games: int) -> Callab
     return run
 
 
+def mia_words_a_round(rules_text: str, bots: tuple[str, ...], games: int) -> float:
+    """32-bit words the simulator draws a round (`MiaBatch.draws`), over one batch."""
+    from bluffdice.sim.mia import MiaSim
+    from bluffdice.sim.mia_tables import table_for
+
+    rules = parse_rules(rules_text)
+    batch = MiaSim(rules, [table_for(b, rules) for b in bots]).run(games, seed=0)
+    return batch.draws / int(batch.rounds.sum())
+
+
+NUMPY_BLOCKS = 500
+"""Blocks of `MIA_BATCH` outputs per timed run of numpy's raw draws (a run as long as a
+simulator batch, roughly)."""
+
+
+def numpy_raw_outputs(block: int) -> Callable[[], int]:
+    """numpy's PCG64 drawing raw 64-bit outputs, `NUMPY_BLOCKS` blocks of `block`."""
+    import numpy as np
+
+    draw = np.random.default_rng(1).bit_generator.random_raw
+
+    def run() -> int:
+        for _ in range(NUMPY_BLOCKS):
+            draw(block)
+        return NUMPY_BLOCKS * block
+
+    return run
+
+
 def mia_engine_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Callable[[], int]:
     from bluffdice.sim.engine import engine_bots, play_engine_game
 
@@ -255,6 +300,12 @@ def mia_engine_rounds(rules_text: str, bots: tuple[str, str], games: int) -> Cal
 
     return run
 
+
+MIA_TWO: list[tuple[str, tuple[str, ...]]] = [
+    ("maexchen", ("odds", "lucky")),
+    ("classic", ("honest", "liar")),
+]
+"""The Mia rows timed against references (numpy's draws, the engine)."""
 
 SIM_ROWS: list[tuple[str, tuple[str, ...]]] = [
     ("doubles-ascending", ("honest", "liar")),
@@ -662,7 +713,22 @@ def main() -> None:
             )
         )
 
-    for text, bots in (("maexchen", ("odds", "lucky")), ("classic", ("honest", "liar"))):
+    for text, bots in MIA_TWO:
+        words = mia_words_a_round(text, bots, MIA_BATCH)
+        outside.append(
+            paired(
+                f"sim: Mia {text} rounds, {'/'.join(bots)} tables, batch {MIA_BATCH:,} "
+                f"({words:.2f} words a round)",
+                mia_sim_rounds(text, bots, MIA_BATCH),
+                "numpy's raw draws (PCG64 random_raw, 64-bit outputs/s)",
+                numpy_raw_outputs(MIA_BATCH),
+                "rounds/s",
+                0.25,
+                pairs,
+            )
+        )
+
+    for text, bots in MIA_TWO:
         internal.append(
             paired(
                 f"sim: Mia {text} rounds, {'/'.join(bots)} tables, batch {MIA_BATCH:,}",

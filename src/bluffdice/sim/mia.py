@@ -11,6 +11,10 @@ the game ends) are applied, exactly as `games/mia/state.py` does.
 A decision is one look-up: every table row is turned into an alias table once (Walker's
 method), so sampling an action is one uniform number and two gathers (threshold and
 alias), whatever the number of actions. docs/research.md says what makes a step cheap.
+
+Random numbers: one 32-bit word per answer, and one per roll and the announcement on
+it, cut into the roll and that announcement's draw (described above `_SCALE`). Unused
+words are not kept for later: a fresh word costs less than gathering a kept one.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bluffdice.games.mia.rules import MiaRules
-from bluffdice.sim.alias import below, random_words, stacked_alias_tables
+from bluffdice.sim.alias import random_words, stacked_alias_tables
 from bluffdice.sim.mia_tables import (
     BEAT,
     CHALLENGE,
@@ -39,6 +43,7 @@ from bluffdice.sim.mia_tables import (
 )
 
 IntArray = npt.NDArray[np.int64]
+Words = npt.NDArray[np.uint32]
 
 _HOLD = ROLES * FLOORS * VALUES_N
 _ANSWER = ROLES * FLOORS * VALUES_N * 2
@@ -51,8 +56,26 @@ HOLD, ANSWER, OVER = 0, 1, 2
 _PENDING = 32
 _OVER = 64
 """A game sitting a step out shows one of these as its action (see `run`)."""
+# A roll's word is cut into two fields: its low 8 bits a roll (`_roll_field`), its high 24
+# bits the draw of the announcement on it (`_hold_field`). Disjoint bits of a uniform word
+# are independent draws. The announcement's field has 24 bits, as many as a float32 holds
+# exactly, so its uniform number in [0, WIDTH) is one float32 rounding away from the
+# field: every action's chance is the float32 alias table's within 2**-24 per column edge
+# (an answer's 32-bit word gives 2**-32; the float32 grid of the draw and of the
+# thresholds is coarser than either). A roll's field gives one of the 36 rolls exactly
+# (`ROLL_OF_FIELD`).
 _SCALE = np.float32(WIDTH * 2.0**-32)
-"""A 32-bit word times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
+"""A 32-bit field times this is uniform in [0, WIDTH] (WIDTH itself only by rounding)."""
+_HOLD_SCALE = np.float32(WIDTH * 2.0**-24)
+"""The same for a 24-bit field."""
+_ROLLS = 36
+_FIELD = np.arange(256)
+ROLL_OF_FIELD = np.where((_FIELD * _ROLLS) % 256 >= 256 % _ROLLS, (_FIELD * _ROLLS) >> 8, -1)
+"""The roll (an index into the 36 ordered rolls) an 8-bit field gives, or -1: field f
+gives (36 f) >> 8 unless (36 f) mod 256 is below 256 mod 36 = 4 (4 of the 256 fields, one
+in 64), when the roll is drawn again from a fresh word. Each roll keeps exactly 7
+fields, so every roll is equally likely (Lemire's multiply-shift with rejection, without
+the modulo's or the plain multiply's bias)."""
 
 # Row numbers: hold rows at seat * _PER_SEAT + (role * FLOORS + floor) * VALUES_N + dice,
 # answer rows after them (see mia_tables for the situations).
@@ -82,6 +105,8 @@ class MiaBatch:
     """The seat chance picked to open the game."""
     steps: int
     """Decisions made, all games together."""
+    draws: int = 0
+    """32-bit words drawn (two from each output of the bit generator), all games."""
 
     @property
     def games(self) -> int:
@@ -121,7 +146,8 @@ class MiaSim:
         self.other = other.ravel()
         self.rank = self.layout.rank.astype(np.int16)
         sides = self.layout.sides.astype(np.int16)
-        self.rolls = sides
+        self.dice_of_field = np.where(ROLL_OF_FIELD >= 0, sides[ROLL_OF_FIELD], -1).astype(np.int16)
+        """The value code an 8-bit roll field gives, or -1 (rejected)."""
         # Row numbers fit in 16 bits for every table size the engine allows (10 seats).
         self.index_type = np.int16 if self.players * _PER_SEAT < 2**15 else np.int32
 
@@ -157,7 +183,13 @@ class MiaSim:
         play = _Play(self, rng, first_seat, min(games, pool), progress, dice_source, trace)
         play.run(max_steps)
         return self._batch(
-            play.out_lost, play.out_drinks, play.out_out, play.out_rounds, first_seat, play.steps
+            play.out_lost,
+            play.out_drinks,
+            play.out_out,
+            play.out_rounds,
+            first_seat,
+            play.steps,
+            play.draws,
         )
 
     # --- pieces ----------------------------------------------------------------------
@@ -234,17 +266,24 @@ class MiaSim:
         found = at_mia & d_mia
         return loser, mia_loss, found, start
 
-    def _roll(self, rng: np.random.Generator, size: int) -> npt.NDArray[np.int16]:
-        return self._dice_of(random_words(rng, size))
+    def _dice_of(self, words: Words, fresh: Callable[[int], Words]) -> npt.NDArray[np.int16]:
+        """The value code of one of the 36 equally likely rolls per word in `words`, from
+        its roll field; rejected fields are drawn again from `fresh(size)` words
+        until none is. A word's announcement field stays in use either way: the
+        rejection looks at the roll's bits only, so it leaves that field uniform."""
+        table = self.dice_of_field
+        dice: npt.NDArray[np.int16] = table.take(_roll_field(words))
+        bad = np.flatnonzero(dice < 0)
+        while bad.size:
+            again = table.take(_roll_field(fresh(int(bad.size))))
+            dice[bad] = again
+            bad = bad[again < 0]
+        return dice
 
-    def _dice_of(self, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
-        # one of the 36 equally likely rolls per word
-        return self.rolls.take(below(words, 36))
-
-    def _draw(self, rows: Any, words: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
-        """One decision per table row in `rows`, from one 32-bit word each (the main step
-        does the same inline, into buffers it keeps)."""
-        u = np.multiply(words, _SCALE, dtype=np.float32)
+    def _draw(self, rows: Any, fields: npt.NDArray[np.uint32]) -> npt.NDArray[np.int16]:
+        """One decision per table row in `rows`, from one 24-bit field each (the main step
+        does the same inline with 32-bit fields, into buffers it keeps)."""
+        u = np.multiply(fields, _HOLD_SCALE, dtype=np.float32)
         j = u.astype(np.int16)
         flat = np.multiply(rows, _COLUMNS, dtype=np.intp)
         flat += j
@@ -321,6 +360,7 @@ class MiaSim:
         rounds: npt.NDArray[np.int32],
         first_seat: npt.NDArray[np.int8],
         steps: int,
+        draws: int,
     ) -> MiaBatch:
         rules = self.rules
         games, P = lost.shape
@@ -345,6 +385,7 @@ class MiaSim:
             rounds=rounds,
             first=first_seat,
             steps=steps,
+            draws=draws,
         )
 
 
@@ -462,9 +503,16 @@ class _Play:
         self.simple = P == 2 and not rules.pass_allowed
         self.ix = sim.index_type
         self.roll: Any = (
-            sim._roll if dice_source is None else (lambda _rng, size: dice_source(size))
+            (lambda _rng, size: sim._dice_of(self.draw(size), self.draw))
+            if dice_source is None
+            else (lambda _rng, size: dice_source(size))
         )
-        self.steps = self.over_count = self.pending = 0
+        self.steps = self.over_count = self.pending = self.draws = 0
+
+    def draw(self, size: int) -> Words:
+        """`size` fresh 32-bit words, counted."""
+        self.draws += size
+        return random_words(self.rng, size)
 
     def run(self, max_steps: int) -> None:
         """Every round opens with the opener's roll and announcement, so a step only ever
@@ -472,7 +520,7 @@ class _Play:
         on a subset."""
         n = self.n
         self.pending = self.freeze(
-            *self.open_rounds(np.arange(n), self.first_seat[:n].astype(np.int16))
+            *self.open_rounds(np.arange(n), self.first_seat[:n].astype(np.int16), self.draw(n))
         )
         self.steps += n
         step_count = 0
@@ -496,18 +544,15 @@ class _Play:
             return 1 - seat
         return self.g.nxt[self.g.seat0[rows] + seat]
 
-    def roll_and_announce(self, g: Any, me: Any, role: Any, standing: Any) -> Any:
+    def roll_and_announce(self, g: Any, me: Any, role: Any, standing: Any, words: Words) -> Any:
         """The holders `me` (in `role`: 1 if not the opener) of games `g` roll and
         decide on their new dice, over the value `standing` (None: no value, the
-        opening): one 64-bit word gives the dice and the draw."""
+        opening): the roll and announcement fields of `words` (one word per game)."""
         sim, ix = self.sim, self.ix
         if self.dice_source is None:
-            words = random_words(self.rng, 2 * g.size)
-            new = sim._dice_of(words[: g.size])
-            words = words[g.size :]
+            new = sim._dice_of(words, self.draw)
         else:
             new = np.asarray(self.dice_source(g.size), dtype=np.int16)
-            words = random_words(self.rng, g.size)
         self.g.dice[g] = new
         held = me * ix(_PER_SEAT)
         if standing is None:  # the opener: role 0, floor 0
@@ -516,17 +561,18 @@ class _Play:
             held += np.multiply(role, _FV, dtype=ix)
             held += standing * ix(VALUES_N)
             held += new + ix(_HOLD_AT)
-        return sim._draw(held, words)
+        return sim._draw(held, _hold_field(words))
 
-    def open_rounds(self, g: Any, starts: Any) -> tuple[Any, Any]:
+    def open_rounds(self, g: Any, starts: Any, words: Words) -> tuple[Any, Any]:
         """New rounds in games `g`, opened by the seats `starts`: the opener rolls and
-        announces at once. Returns the games whose opening ended the round at once
-        (cheers, or an instant Mia shown), with that action."""
+        announces at once, from the roll and announcement fields of `words`. Returns the
+        games whose opening ended the round at once (cheers, or an instant Mia shown),
+        with that action."""
         s = self.g
         s.opener[g] = starts
         if not self.simple:
             s.roller[g] = starts
-        a = self.roll_and_announce(g, starts, 0, None)
+        a = self.roll_and_announce(g, starts, 0, None, words)
         if self.trace is not None and s.gid[0] == 0 and g[0] == 0:
             self.trace.append((int(starts[0]), int(a[0]), False))
         said = a < VALUES_N
@@ -559,7 +605,7 @@ class _Play:
         row += (s.called >> s.turn) & 1
         row += s.turn * ix(_PER_SEAT)
         u = s.u
-        np.multiply(random_words(self.rng, self.n), _SCALE, out=u, dtype=np.float32)
+        np.multiply(self.draw(self.n), _SCALE, out=u, dtype=np.float32)
         flat = np.multiply(row, _COLUMNS, dtype=np.intp)
         j = u.astype(np.int16)
         flat += j + _ANSWER_AT * _COLUMNS
@@ -579,21 +625,21 @@ class _Play:
         k = int(np.count_nonzero(rolled))
         if self.dice_source is None and 3 * k > n:
             # many roll (no pass): for every game at once, kept where it rolled
-            words = random_words(self.rng, 2 * n)
-            new = sim._dice_of(words[:n])
+            words = self.draw(n)
+            new = sim._dice_of(words, self.draw)
             held = s.turn * ix(_PER_SEAT)
             held += np.multiply(s.turn != s.opener, _FV, dtype=ix)
             held += s.ann * ix(VALUES_N)
             held += new + ix(_HOLD_AT)
             s.dice += (new - s.dice) * rolled
-            act += (sim._draw(held, words[n:]) - act) * rolled
+            act += (sim._draw(held, _hold_field(words)) - act) * rolled
             if not self.simple:
                 s.roller += (s.turn - s.roller) * rolled
             self.steps += k
         elif k:  # few roll, or the dice come in the order they are rolled: a subset
             r = np.flatnonzero(rolled)
             me = s.turn[r]
-            act[r] = self.roll_and_announce(r, me, me != s.opener[r], s.ann[r])
+            act[r] = self.roll_and_announce(r, me, me != s.opener[r], s.ann[r], self.draw(k))
             self.steps += k
             if not self.simple:
                 s.roller[r] = me
@@ -652,7 +698,8 @@ class _Play:
             go_on, starts = self.finish(finished, go_on, starts)
         if go_on.size:  # a new round
             s.rnd[go_on] += 1
-            self.pending = self.freeze(*self.open_rounds(go_on, starts))
+            words = self.draw(int(go_on.size))
+            self.pending = self.freeze(*self.open_rounds(go_on, starts, words))
             self.steps += int(go_on.size)
 
     def finish(self, finished: Any, go_on: Any, starts: Any) -> tuple[Any, Any]:
@@ -698,6 +745,14 @@ class _Play:
             s.prev[stopped] = 0
             self.over_count += int(stopped.size)
         return go_on, starts
+
+
+def _roll_field(words: Words) -> npt.NDArray[np.uint8]:
+    return words.astype(np.uint8)  # the low 8 bits
+
+
+def _hold_field(words: Words) -> Words:
+    return np.right_shift(words, np.uint32(8))  # the high 24 bits
 
 
 def _pick(mask: Any, yes: Any, no: Any) -> Any:
