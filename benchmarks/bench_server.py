@@ -648,11 +648,12 @@ class RelayMove(msgspec.Struct):
 
 
 _relay_move = msgspec.json.Decoder(RelayMove)
-RELAY_ACTIONS = [{"type": "mia.announce", "value": v} for v in (31, 32, 41, 42, 43, 51, 52)] + [
+MIA_VALUES = (31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65, 11, 22, 33, 44, 55, 66, 21)
+RELAY_ACTIONS = [{"type": "mia.announce", "value": v} for v in MIA_VALUES] + [
     {"type": "mia.challenge"},
     {"type": "mia.give-up"},
 ]
-"""The legal actions of every prompt the relay sends: a Mia announcer's, about as long."""
+"""The legal actions of every prompt the relay sends: a Mia announcer's after a roll."""
 
 
 @dataclass
@@ -671,6 +672,7 @@ class RelayTable:
         """A view about the size of a Mia seat's (the fields of a game, canned values)."""
         return {
             "type": "relay.view",
+            "rules": "mia(lives=99)",
             "player": seat,
             "players": 4,
             "state_id": self.state_id,
@@ -683,12 +685,15 @@ class RelayTable:
             "out": [False, False, False, False],
             "announced": 31,
             "announcer": (self.turn - 1) % 4,
-            "calls": [{"player": (self.turn - 1) % 4, "kind": "announce", "value": 31}],
+            "calls": [
+                {"player": (self.turn - n) % 4, "kind": "announce", "value": 31} for n in (3, 2, 1)
+            ],
             "my_dice": None,
             "looked": False,
             "legal_actions": RELAY_ACTIONS if legal else [],
             "last_round": None,
             "result": None,
+            "game": "mia",
         }
 
     def prompt(self) -> dict[str, Any]:
@@ -709,7 +714,11 @@ class RelayTable:
         writes one frame per seat per turn of its loop."""
         self.state_id += 1
         self.turn = (mover + 1) % 4
-        event = {"type": "relay.moved", "player": mover, "action": action}
+        # the move and, as after most Mia moves, the roll that follows it
+        events = [
+            {"type": "relay.moved", "player": mover, "action": action},
+            {"type": "relay.rolled", "player": self.turn},
+        ]
         turn = {
             "type": "turn",
             "seat": self.turn,
@@ -723,7 +732,7 @@ class RelayTable:
                 "type": "update",
                 "recipient": seat,
                 "state_id": self.state_id,
-                "events": [event],
+                "events": events,
                 "view": self.view(seat, False),
                 "chance": None,
                 "v": 1,

@@ -1,10 +1,12 @@
 """benchmarks/bench_server.py works: a tiny run against a real `bluffdice serve`, its
-table and its timeline plot, and the timeline's arithmetic. (Its figures are the
-benchmark's business; here only that it runs and counts right.)"""
+table and its timeline plot, a tiny run paired with the relay, the timeline's
+arithmetic and the open-loop pacing. (Its figures are the benchmark's business; here
+only that it runs and counts right.)"""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -46,7 +48,7 @@ def test_a_tiny_run_prints_its_table_and_draws_its_timeline(tmp_path: Path) -> N
     plot = tmp_path / "timeline.png"
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "2", "--repeat", "1"]
-        + ["--plot", str(plot)],
+        + ["--reference", "none", "--plot", str(plot)],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -77,3 +79,58 @@ def test_a_bad_plot_path_is_refused_before_any_load(tmp_path: Path) -> None:
     assert "does not exist" in done.stderr
     assert "measuring" not in done.stderr
     assert done.stdout == ""
+
+
+def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tables", "1", "--seconds", "1", "--repeat", "1"]
+        + ["--interval-ms", "100", "--json"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line.split() for line in done.stdout.splitlines()]
+    rows = {w[0]: w for w in lines if len(w) > 4 and w[1:4] == ["1", "4", "10"]}
+    assert set(rows) in ({"pure", "relay"}, {"mypyc", "relay"}), done.stdout
+    for row in rows.values():
+        assert float(row[4]) > 0  # moves a second
+        assert row[-3:-1] == ["0", "0"]  # refused, lost
+    assert "server / relay" in done.stdout
+    compared = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [c["metric"] for c in compared] == ["CPU/move", "p50", "p99", "moves/s"]
+    assert all(c["pairs"] == 1 and c["ratio"] > 0 for c in compared)
+
+
+def test_the_relay_needs_a_paced_load() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--interval-ms", "0"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "--interval-ms" in done.stderr
+    assert done.stdout == ""
+
+
+def test_a_paced_table_sends_one_move_a_tick() -> None:
+    module = bench()
+    table = module.TableLoad("t", interval=0.25)
+    sent: list[int] = []
+
+    class Seat:
+        def release(self, state_id: int, move: bytes) -> None:
+            sent.append(state_id)
+
+    seat = Seat()
+    assert not table.due(seat, 1, b"m1")  # no tick yet: the move waits
+    table.tick()
+    assert sent == [1] and table.owed == 0
+    table.tick()
+    table.tick()  # two ticks without a prompt (a server behind): two moves owed
+    assert table.due(seat, 2, b"m2") and table.due(seat, 3, b"m3")
+    assert not table.due(seat, 4, b"m4")
+    assert module.TableLoad("u").due(seat, 1, b"m")  # unpaced: at once
