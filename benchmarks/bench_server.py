@@ -1085,11 +1085,11 @@ def main() -> None:
         print("server / relay, median [min-max] of the pairs' ratios:")
         for _, side, _ in servers:
             for count in args.tables:
-                ratios = compared(rows, side, count)
-                shown = ", ".join(f"{name} {spread(ratios[key])}" for key, name in METRICS)
-                print(f"  {side}, {count} tables: {shown} ({len(ratios['p99_ms'])} pairs)")
+                by_metric = compared(rows, side, count)
+                shown = ", ".join(f"{name} {spread(by_metric[key])}" for key, name in METRICS)
+                print(f"  {side}, {count} tables: {shown} ({len(by_metric['p99_ms'])} pairs)")
                 if args.json:
-                    print_json(rows, side, count, ratios, args.interval_ms)
+                    print_json(rows, side, count, by_metric, args.interval_ms)
     for _, side, _ in sides:
         largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == side]
         p99s = sorted(r["p99_ms"] for r in largest)
