@@ -40,7 +40,7 @@ NOTE = (
 
 SIM = ("bench_sim.py", "--quick", "--json")
 LEAN = ("bench_lean.py", "--games", "1x6,2x4", "--variants", "cfr+,dcfr", "--json")
-SERVER = ("bench_server.py", "--tables", "100", "300", "600", "--seconds", "4", "--json")
+SERVER = ("bench_server.py", "--tables", "100", "300", "500", "--seconds", "4", "--json")
 
 Row = tuple[str, str]
 """A row of the tables: its section (OUTSIDE or OTHER) and its markdown line."""
