@@ -1,20 +1,35 @@
-"""Load benchmark of `bluffdice serve`: N tables of 4 websocket clients each.
+"""Load benchmark of `bluffdice serve` against a bare websocket relay: N tables of 4 clients.
 
-    python benchmarks/bench_server.py                 # 50, 200 and 500 tables (500 three times)
-    python benchmarks/bench_server.py --tables 50 --seconds 5 --repeat 1
+    python benchmarks/bench_server.py        # 100, 300 and 500 tables, 3 pairs each
+    python benchmarks/bench_server.py --tables 100 --seconds 5 --repeat 1
+    python benchmarks/bench_server.py --reference none --interval-ms 0   # as fast as it goes
     python benchmarks/bench_server.py --tables 500 --plot timeline.png   # over time, too
 
 The server runs as its own process (`bluffdice serve`, SQLite in a temporary folder, every
-step committed before it is sent). All clients run in this process on one asyncio loop:
-each answers its prompt at once with a random legal move (never a blind `look`, so every
-move is news for all four seats). Latency is measured from sending a move to the moment
-the last of the table's four clients has received its update. CPU and memory are the
-server process's (from /proc). The clients share the machine with the server, so on a
-small machine the figures include their load too. The clients read the frames of the
-current server (a JSON array of messages each) and of servers before it (one message a
-frame), so `PYTHONPATH=<an older src>` measures an older server side by side, and
-`--server PYTHON...` runs the server of each interpreter given (e.g. a venv with the
-compiled build beside the development one), their runs alternating.
+step committed before it is sent). All clients run in this process on one event loop: a
+client answers its prompt with a random legal move (never a blind `look`, so every move
+is news for all four seats). The load is open loop: each table offers a move every
+`--interval-ms` (250), whatever the server does, so both sides of a pair get the same
+offered load; a side that cannot keep up makes fewer moves a second than offered, and
+`--interval-ms 0` answers every prompt at once instead. Latency is measured from sending
+a move to the moment the last of the table's four clients has received its update. CPU
+and memory are the server process's (from /proc). The clients share the machine with the
+server, so on a small machine the figures include their load too.
+
+The reference (`--reference relay`, the default) is a bare Starlette + uvicorn websocket
+relay in its own process (`relay_app`): the same lobby calls, websocket handshake and
+hello, uvicorn's websocket settings as `bluffdice serve` uses them, and per move one JSON
+message in and four frames out, JSON arrays of messages about the size of the server's
+(an update and whose turn it is, and the next seat's prompt), but no game, no store and
+no limits. Each run of a server is paired with a run of the relay at the same size, the
+order swapped each pair, and the pairs' ratios (server over relay: CPU per move, p50,
+p99, moves a second) are printed as median [min-max].
+
+The clients read the frames of the current server (a JSON array of messages each) and of
+servers before it (one message a frame), so `PYTHONPATH=<an older src>` measures an
+older server side by side, and `--server PYTHON...` runs the server of each interpreter
+given (e.g. a venv with the compiled build beside the development one), their runs
+alternating.
 """
 
 from __future__ import annotations
