@@ -28,6 +28,17 @@ def bench() -> ModuleType:
     return module
 
 
+def script(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """The benchmark run as a reader runs it, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
 def test_timeline_cuts_the_measured_seconds_at_the_cpu_samples() -> None:
     timeline = bench().timeline
     samples = [(10.0, 5.0), (10.5, 5.5), (11.0, 5.75)]
@@ -46,13 +57,9 @@ def test_timeline_cuts_the_measured_seconds_at_the_cpu_samples() -> None:
 
 def test_a_tiny_run_prints_its_table_and_draws_its_timeline(tmp_path: Path) -> None:
     plot = tmp_path / "timeline.png"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "2", "--repeat", "1"]
-        + ["--reference", "none", "--plot", str(plot)],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=240,
+    done = script(
+        *("--tables", "2", "--seconds", "2", "--repeat", "1", "--reference", "none"),
+        *("--plot", str(plot)),
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line.split() for line in done.stdout.splitlines()]
@@ -68,13 +75,7 @@ def test_a_tiny_run_prints_its_table_and_draws_its_timeline(tmp_path: Path) -> N
 
 
 def test_a_bad_plot_path_is_refused_before_any_load(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--plot", str(tmp_path / "missing" / "x.png")],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
+    done = script("--plot", str(tmp_path / "missing" / "x.png"), timeout=60)
     assert done.returncode != 0
     assert "does not exist" in done.stderr
     assert "measuring" not in done.stderr
@@ -82,13 +83,8 @@ def test_a_bad_plot_path_is_refused_before_any_load(tmp_path: Path) -> None:
 
 
 def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tables", "1", "--seconds", "1", "--repeat", "1"]
-        + ["--interval-ms", "100", "--json"],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=240,
+    done = script(
+        *("--tables", "1", "--seconds", "1", "--repeat", "1", "--interval-ms", "100", "--json")
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line.split() for line in done.stdout.splitlines()]
@@ -104,13 +100,7 @@ def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
 
 
 def test_the_relay_needs_a_paced_load() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--interval-ms", "0"],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
+    done = script("--interval-ms", "0", timeout=60)
     assert done.returncode != 0
     assert "--interval-ms" in done.stderr
     assert done.stdout == ""
