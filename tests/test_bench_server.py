@@ -124,3 +124,17 @@ def test_a_paced_table_sends_one_move_a_tick() -> None:
     assert table.due(seat, 2, b"m2") and table.due(seat, 3, b"m3")
     assert not table.due(seat, 4, b"m4")
     assert module.TableLoad("u").due(seat, 1, b"m")  # unpaced: at once
+
+
+def test_the_readme_tables_keep_each_row_in_its_section() -> None:
+    """table.py `--only` keeps the rows it does not rerun: reading its own tables back
+    gives the same rows, each in the table it was in."""
+    spec = importlib.util.spec_from_file_location("table", SCRIPT.parent / "table.py")
+    assert spec is not None and spec.loader is not None
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    rows = [
+        (table.OUTSIDE, "| server | **1.50×** [1.40–1.60] | relay | `x` | 2.0 |"),
+        (table.OTHER, "| lean | iteration 308 | — | `y` | 2.0 |"),
+    ]
+    assert table.current_rows(table.tables(rows)) == rows
