@@ -71,7 +71,10 @@ def line(what: str, figure: str, reference: str, args: tuple[str, ...], load: fl
 
 
 def ratio(r: dict[str, object]) -> str:
-    return f"**{r['ratio']:.2f}×** [{r['ratio_min']:.2f}–{r['ratio_max']:.2f}]"
+    """Median [min–max], with a third decimal for ratios under 0.1."""
+    digits = 2 if float(str(r["ratio"])) >= 0.1 else 3
+    low, mid, high = (f"{float(str(r[k])):.{digits}f}" for k in ("ratio_min", "ratio", "ratio_max"))
+    return f"**{mid}×** [{low}–{high}]"
 
 
 def sim_rows(sdist: Path | None) -> list[Row]:
