@@ -1,20 +1,35 @@
-"""Load benchmark of `bluffdice serve`: N tables of 4 websocket clients each.
+"""Load benchmark of `bluffdice serve` against a bare websocket relay: N tables of 4 clients.
 
-    python benchmarks/bench_server.py                 # 50, 200 and 500 tables (500 three times)
-    python benchmarks/bench_server.py --tables 50 --seconds 5 --repeat 1
+    python benchmarks/bench_server.py        # 100, 300 and 500 tables, 3 pairs each
+    python benchmarks/bench_server.py --tables 100 --seconds 5 --repeat 1
+    python benchmarks/bench_server.py --reference none --interval-ms 0   # as fast as it goes
     python benchmarks/bench_server.py --tables 500 --plot timeline.png   # over time, too
 
 The server runs as its own process (`bluffdice serve`, SQLite in a temporary folder, every
-step committed before it is sent). All clients run in this process on one asyncio loop:
-each answers its prompt at once with a random legal move (never a blind `look`, so every
-move is news for all four seats). Latency is measured from sending a move to the moment
-the last of the table's four clients has received its update. CPU and memory are the
-server process's (from /proc). The clients share the machine with the server, so on a
-small machine the figures include their load too. The clients read the frames of the
-current server (a JSON array of messages each) and of servers before it (one message a
-frame), so `PYTHONPATH=<an older src>` measures an older server side by side, and
-`--server PYTHON...` runs the server of each interpreter given (e.g. a venv with the
-compiled build beside the development one), their runs alternating.
+step committed before it is sent). All clients run in this process on one event loop: a
+client answers its prompt with a random legal move (never a blind `look`, so every move
+is news for all four seats). The load is open loop: each table offers a move every
+`--interval-ms` (250), whatever the server does, so both sides of a pair get the same
+offered load; a side that cannot keep up makes fewer moves a second than offered, and
+`--interval-ms 0` answers every prompt at once instead. Latency is measured from sending
+a move to the moment the last of the table's four clients has received its update. CPU
+and memory are the server process's (from /proc). The clients share the machine with the
+server, so on a small machine the figures include their load too.
+
+The reference (`--reference relay`, the default) is a bare Starlette + uvicorn websocket
+relay in its own process (`relay_app`): the same lobby calls, websocket handshake and
+hello, uvicorn's websocket settings as `bluffdice serve` uses them, and per move one JSON
+message in and four frames out, JSON arrays of messages about the size of the server's
+(an update and whose turn it is, and the next seat's prompt), but no game, no store and
+no limits. Each run of a server is paired with a run of the relay at the same size, the
+order swapped each pair, and the pairs' ratios (server over relay: CPU per move, p50,
+p99, moves a second) are printed as median [min-max].
+
+The clients read the frames of the current server (a JSON array of messages each) and of
+servers before it (one message a frame), so `PYTHONPATH=<an older src>` measures an
+older server side by side, and `--server PYTHON...` runs the server of each interpreter
+given (e.g. a venv with the compiled build beside the development one), their runs
+alternating.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ import argparse
 import asyncio
 import base64
 import gc
+import json
 import math
 import os
 import random
@@ -100,10 +116,38 @@ def rss_mib(pid: int) -> float:
 class TableLoad:
     """One table's moves in flight: by the state id each answers, when it was sent and
     which seats have seen it. (The next seat may move before the last seat has heard of
-    the move before, so there can be two.)"""
+    the move before, so there can be two.)
+
+    With `interval` (seconds) the table offers a move every `interval`, open loop: a
+    tick owes a move, a prompt pays it at once if one is owed, else its move is held
+    until the next tick. A server that falls behind owes more and more moves, each sent
+    as soon as its prompt comes, so it runs as fast as it can and its moves a second
+    fall short of the offered rate; without `interval` every prompt is answered at once."""
 
     id: str
     flight: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
+    interval: float = 0.0
+    owed: int = 0
+    held: tuple[Client, int, bytes] | None = None
+    """A prompt's answer waiting for its tick: the client, the state id and the move."""
+
+    def due(self, client: Client, state_id: int, move: bytes) -> bool:
+        """Whether a move may go now; if not, it is held for the next tick."""
+        if self.interval <= 0.0:
+            return True
+        if self.owed > 0:
+            self.owed -= 1
+            return True
+        self.held = (client, state_id, move)
+        return False
+
+    def tick(self) -> None:
+        self.owed += 1
+        if self.held is not None:
+            client, state_id, move = self.held
+            self.held = None
+            self.owed -= 1
+            client.release(state_id, move)
 
 
 @dataclass
@@ -121,6 +165,8 @@ class Totals:
     """Moves completed before measuring (the warm-up waits for one per table)."""
     frames: int = 0
     """Frames the clients received while measuring."""
+    received: int = 0
+    """Bytes the clients received while measuring (frame headers included)."""
     finished: list[float] = field(default_factory=list)
     """When each measured move reached its last seat (perf_counter), beside `latencies`."""
 
@@ -198,6 +244,8 @@ class Client(asyncio.Protocol):
         self.transport.write(header + b"\0\0\0\0" + payload)
 
     def data_received(self, data: bytes) -> None:
+        if self.totals.measuring:
+            self.totals.received += len(data)
         if self.rest:
             data, self.rest = self.rest + data, b""
         if not self.upgraded:
@@ -290,11 +338,16 @@ class Client(asyncio.Protocol):
             prompt.state_id,
             self.rng.choice(legal),
         )
+        if self.table.due(self, prompt.state_id, move):
+            self.release(prompt.state_id, move)
+
+    def release(self, state_id: int, move: bytes) -> None:
+        """Send a move, later if the server's rate limit asks for it."""
         wait = self.pace()
         if wait > 0:
-            self.loop.call_later(wait, self.move, prompt.state_id, move)
+            self.loop.call_later(wait, self.move, state_id, move)
         else:
-            self.move(prompt.state_id, move)
+            self.move(state_id, move)
 
 
 async def open_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
@@ -320,14 +373,37 @@ async def open_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
         return list(await asyncio.gather(*(one(n) for n in range(count))))
 
 
-async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, Any]:
+def start_ticks(loads: list[TableLoad], totals: Totals) -> None:
+    """Each table's ticks, one every `interval`, at fixed times (a late tick does not
+    shift the next), the tables' phases spread evenly over an interval, until play
+    stops."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    def tick(load: TableLoad, at: float) -> None:
+        if totals.playing:
+            load.tick()
+            loop.call_at(at + load.interval, tick, load, at + load.interval)
+
+    for n, load in enumerate(loads):
+        first = start + load.interval * n / len(loads)
+        loop.call_at(first, tick, load, first)
+
+
+async def measure(
+    base: str, pid: int, count: int, seconds: float, interval_ms: float = 0.0
+) -> dict[str, Any]:
+    """One run against the server at `base` (process `pid`): `count` tables, each
+    offering a move every `interval_ms` (0: every prompt answered at once)."""
     tables = await open_tables(base, count)
     totals = Totals()
     loop = asyncio.get_running_loop()
     host, port = base.removeprefix("http://").split(":")
     clients: list[Client] = []
+    loads: list[TableLoad] = []
     for table_id, tokens in tables:
-        load = TableLoad(table_id)
+        load = TableLoad(table_id, interval=interval_ms / 1000)
+        loads.append(load)
         for seat, token in enumerate(tokens):
             clients.append(Client(f"/ws/{table_id}", f"{host}:{port}", token, seat, load, totals))
     opening = asyncio.Semaphore(64)
@@ -339,6 +415,8 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
 
     await asyncio.wait_for(asyncio.gather(*(open_one(c) for c in clients)), 900)
     totals.playing = True
+    if interval_ms > 0:
+        start_ticks(loads, totals)
     for client in clients:
         waiting, client.waiting = client.waiting, []
         for frame in waiting:
@@ -378,6 +456,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     loop1 = cpu_seconds(pid, pid)
     waited1, steal1 = runqueue_seconds(pid), steal_seconds()
     memory = rss_mib(pid)
+    totals.playing = False  # the ticks stop
     for client in clients:
         client.stopped = True
         if client.transport is not None:
@@ -387,6 +466,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
     return {
         "tables": count,
         "clients": 4 * count,
+        "offered_per_s": count * 1000 / interval_ms if interval_ms > 0 else math.nan,
         "moves_per_s": totals.moves / (wall1 - wall0),
         "p50_ms": percentile_ms(lat, 0.50),
         "p99_ms": percentile_ms(lat, 0.99),
@@ -399,6 +479,7 @@ async def measure(base: str, pid: int, count: int, seconds: float) -> dict[str, 
         "server_rss_mib": memory,
         "clients_cpu_pct": 100 * (mine1 - mine0) / (wall1 - wall0),
         "frames_per_move": totals.frames / max(1, totals.moves),
+        "bytes_per_move": totals.received / max(1, totals.moves),
         "refusals": totals.errors,
         "lost": totals.lost,
         "timeline": timeline(samples, totals.finished, totals.latencies),
@@ -551,16 +632,212 @@ def start_server(
     if not limits:
         command.append("--no-limits")
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return process, answering(process, port, "the server")
+
+
+def answering(process: subprocess.Popen[bytes], port: int, what: str) -> str:
+    """The base URL of a server just started, once it answers; it is killed if it does
+    not within three minutes."""
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             httpx.get(f"{base}/api/tables", timeout=1)
-            return process, base
+            return base
         except httpx.HTTPError:
             time.sleep(0.2)
     process.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"{what} did not start")
+
+
+RELAY = "relay"
+"""The reference's name in the table."""
+
+
+class RelayMove(msgspec.Struct):
+    """What the relay reads of a move: the state it answers and the action, kept raw."""
+
+    type: str
+    state_id: int
+    action: msgspec.Raw
+
+
+_relay_move = msgspec.json.Decoder(RelayMove)
+MIA_VALUES = (31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65, 11, 22, 33, 44, 55, 66, 21)
+RELAY_ACTIONS = [{"type": "mia.announce", "value": v} for v in MIA_VALUES] + [
+    {"type": "mia.challenge"},
+    {"type": "mia.give-up"},
+]
+"""The legal actions of every prompt the relay sends: a Mia announcer's after a roll."""
+
+
+@dataclass
+class RelayTable:
+    """A relay table: four seat tokens, the websockets of the seats that said hello, the
+    state id and whose turn it is. No game: any move of the seat to move, at the current
+    state, is the next state."""
+
+    id: str
+    tokens: list[str] = field(default_factory=list)
+    sockets: dict[int, Any] = field(default_factory=dict)
+    state_id: int = 1
+    turn: int = 0
+
+    def view(self, seat: int, legal: bool) -> dict[str, Any]:
+        """A view about the size of a Mia seat's (the fields of a game, canned values)."""
+        return {
+            "type": "relay.view",
+            "rules": "mia(lives=99)",
+            "player": seat,
+            "players": 4,
+            "state_id": self.state_id,
+            "phase": "announce",
+            "turn": self.turn,
+            "round": 1,
+            "lives": [99, 99, 99, 99],
+            "score": [99, 99, 99, 99],
+            "drinks": [0, 0, 0, 0],
+            "out": [False, False, False, False],
+            "announced": 31,
+            "announcer": (self.turn - 1) % 4,
+            "calls": [
+                {"player": (self.turn - n) % 4, "kind": "announce", "value": 31} for n in (3, 2, 1)
+            ],
+            "my_dice": None,
+            "looked": False,
+            "legal_actions": RELAY_ACTIONS if legal else [],
+            "last_round": None,
+            "result": None,
+            "game": "mia",
+        }
+
+    def prompt(self) -> dict[str, Any]:
+        state, seat = self.state_id, self.turn
+        view = self.view(seat, True)
+        return {
+            "type": "prompt",
+            "seat": seat,
+            "state_id": state,
+            "time_left": None,
+            "view": view,
+            "v": 1,
+        }
+
+    def moved(self, mover: int, action: msgspec.Raw) -> list[tuple[Any, str]]:
+        """After a move: each seat's websocket and its frame (a JSON array: the update
+        and whose turn it is, and for the seat to move next its prompt), as the server
+        writes one frame per seat per turn of its loop."""
+        self.state_id += 1
+        self.turn = (mover + 1) % 4
+        # the move and, as after most Mia moves, the roll that follows it
+        events = [
+            {"type": "relay.moved", "player": mover, "action": action},
+            {"type": "relay.rolled", "player": self.turn},
+        ]
+        turn = {
+            "type": "turn",
+            "seat": self.turn,
+            "state_id": self.state_id,
+            "time_left": None,
+            "v": 1,
+        }
+        frames = []
+        for seat, websocket in self.sockets.items():
+            update = {
+                "type": "update",
+                "recipient": seat,
+                "state_id": self.state_id,
+                "events": events,
+                "view": self.view(seat, False),
+                "chance": None,
+                "v": 1,
+            }
+            messages = [update, turn, self.prompt()] if seat == self.turn else [update, turn]
+            frames.append((websocket, msgspec.json.encode(messages).decode()))
+        return frames
+
+
+def relay_app() -> Any:
+    """The reference: a bare Starlette application with the lobby calls the clients make
+    (create a table, join it) and a websocket route that relays. A seat's first message
+    is the hello with its token (answered with a welcome, and the prompt if it is that
+    seat's turn); each move of the seat to move is one message in and four frames out.
+    Written the ordinary Starlette way (a routed endpoint, `receive_text`, `send_text`):
+    no game, no store, no limits."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    tables: dict[str, RelayTable] = {}
+
+    def seat_token(table: RelayTable) -> str:
+        table.tokens.append(base64.urlsafe_b64encode(os.urandom(12)).decode())
+        return table.tokens[-1]
+
+    async def listing(request: Request) -> JSONResponse:
+        return JSONResponse([])
+
+    async def create(request: Request) -> JSONResponse:
+        table = RelayTable(base64.urlsafe_b64encode(os.urandom(12)).decode())
+        tables[table.id] = table
+        return JSONResponse({"id": table.id, "token": seat_token(table)})
+
+    async def join(request: Request) -> JSONResponse:
+        table = tables[request.path_params["id"]]
+        return JSONResponse({"token": seat_token(table)})
+
+    async def seat(websocket: WebSocket) -> None:
+        await websocket.accept()
+        table = tables[websocket.path_params["id"]]
+        hello = msgspec.json.decode(await websocket.receive_text())
+        me = table.tokens.index(hello["token"])
+        table.sockets[me] = websocket
+        welcome: list[dict[str, Any]] = [{"type": "welcome", "recipient": me, "v": 1}]
+        if me == table.turn:
+            welcome.append(table.prompt())
+        await websocket.send_text(msgspec.json.encode(welcome).decode())
+        try:
+            while True:
+                move = _relay_move.decode(await websocket.receive_text())
+                if me == table.turn and move.state_id == table.state_id:
+                    for other, frame in table.moved(me, move.action):
+                        await other.send_text(frame)
+        except WebSocketDisconnect:
+            table.sockets.pop(me, None)
+
+    return Starlette(
+        routes=[
+            Route("/api/tables", listing, methods=["GET"]),
+            Route("/api/tables", create, methods=["POST"]),
+            Route("/api/tables/{id}/join", join, methods=["POST"]),
+            WebSocketRoute("/ws/{id}", seat),
+        ]
+    )
+
+
+def serve_relay(port: int) -> None:
+    """Run the relay under uvicorn with the websocket settings `bluffdice serve` uses."""
+    import uvicorn
+
+    uvicorn.run(
+        relay_app(),
+        host="127.0.0.1",
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
+
+
+def start_relay(python: str = sys.executable) -> tuple[subprocess.Popen[bytes], str]:
+    """The relay in its own process (this script, `--serve-relay PORT`) and its base URL."""
+    port = free_port()
+    command = [python, str(Path(__file__).resolve()), "--serve-relay", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return process, answering(process, port, "the relay")
 
 
 def split(moves: int = 20_000, tables: int = 100) -> list[tuple[str, float]]:
@@ -651,10 +928,64 @@ def split(moves: int = 20_000, tables: int = 100) -> list[tuple[str, float]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+METRICS = (
+    ("server_ms_per_move", "CPU/move"),
+    ("p50_ms", "p50"),
+    ("p99_ms", "p99"),
+    ("moves_per_s", "moves/s"),
+)
+"""What each pair compares, server over relay, and its name in the summary."""
+
+
+def run_once(python: str, side: str, limited: bool, count: int, args: Any) -> dict[str, Any]:
+    """One run of one side (a server, or the relay) at `count` tables, in a fresh process."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    if side == RELAY:
+        process, base = start_relay(python)
+    else:
+        process, base = start_server(folder, python, limited)
+    try:
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            row = runner.run(measure(base, process.pid, count, args.seconds, args.interval_ms))
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"server": side, **row}
+
+
+def compared(rows: list[dict[str, Any]], side: str, count: int) -> dict[str, list[float]]:
+    """The pairs' ratios, `side` over the relay, at one size, by metric: the n-th run of
+    each side makes the n-th pair."""
+    ours = [r for r in rows if r["server"] == side and r["tables"] == count]
+    theirs = [r for r in rows if r["server"] == RELAY and r["tables"] == count]
+    pairs = list(zip(ours, theirs, strict=True))
+    return {key: [a[key] / b[key] for a, b in pairs] for key, _ in METRICS}
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per size")
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 300, 500])
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument(
+        "--interval-ms",
+        type=float,
+        default=250.0,
+        help="each table offers a move every this many ms, open loop, the same for every "
+        "side (default 250); 0: every prompt is answered at once, as fast as each side goes",
+    )
+    parser.add_argument(
+        "--reference",
+        choices=(RELAY, "none"),
+        default=RELAY,
+        help="relay (default): each run of a server is paired with a run of a bare "
+        "Starlette + uvicorn websocket relay, the same clients at the same offered load, "
+        "the order swapped each pair; none: the server alone",
+    )
     parser.add_argument(
         "--split",
         action="store_true",
@@ -664,8 +995,9 @@ def main() -> None:
         "--repeat",
         type=int,
         default=3,
-        help="runs of the largest size, whose median p99 is held against the target (the "
-        "same code on this machine varies by a fifth from one run to the next)",
+        help="runs of each size and side (with the relay: pairs); the median p99 of the "
+        "largest size is held against the target (the same code on this machine varies by "
+        "a fifth from one run to the next)",
     )
     parser.add_argument(
         "--server",
@@ -690,7 +1022,19 @@ def main() -> None:
         help="also draw the runs of the largest size over their measured seconds (moves a "
         "second, the event loop's CPU, p50 and p99 per half second) as a PNG or SVG",
     )
+    parser.add_argument(
+        "--json", action="store_true", help="also one JSON line per size and metric compared"
+    )
+    parser.add_argument("--serve-relay", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_relay is not None:
+        serve_relay(args.serve_relay)
+        return
+    if args.reference == RELAY and args.interval_ms <= 0 and not args.split:
+        sys.exit(
+            "error: --reference relay compares at one paced load: give --interval-ms above 0 "
+            "or --reference none"
+        )
     if args.plot is not None:
         try:
             check_plot_path(args.plot)  # before minutes of load, not after
@@ -701,10 +1045,6 @@ def main() -> None:
         for name, ms in split():
             print(f"{name:>32} {ms:6.3f} ms")
         return
-    rows = []
-    sizes = list(args.tables)
-    if sizes:
-        sizes += [max(sizes)] * (max(1, args.repeat) - 1)
     servers: list[tuple[str, str, bool]] = []
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.limits]
     for python in args.server:
@@ -714,57 +1054,62 @@ def main() -> None:
         for limited in modes:
             shown = name if args.limits != "both" else f"{name}{'+lim' if limited else '-lim'}"
             servers.append((python, shown, limited))
-    for count in sizes:
-        for python, build, limited in servers:
-            folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
-            process, base = start_server(folder, python, limited)
-            try:
-                with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                    row = runner.run(measure(base, process.pid, count, args.seconds))
-            finally:
-                process.terminate()
-                process.wait(10)
-                shutil.rmtree(folder, ignore_errors=True)
-            rows.append({"server": build, **row})
-            summary = {k: v for k, v in rows[-1].items() if k != "timeline"}
-            print(f"... {count} tables, {build} server: {summary}", file=sys.stderr)
+    sides = servers + ([(sys.executable, RELAY, False)] if args.reference == RELAY else [])
+    rows = []
+    for count in args.tables:
+        for run in range(max(1, args.repeat)):
+            for python, side, limited in sides if run % 2 == 0 else sides[::-1]:
+                rows.append(run_once(python, side, limited, count, args))
+                summary = {k: v for k, v in rows[-1].items() if k != "timeline"}
+                print(f"... {count} tables, {side}: {summary}", file=sys.stderr)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    pacing = (
+        f"each table offers a move every {args.interval_ms:g} ms"
+        if args.interval_ms > 0
+        else "every prompt answered at once"
+    )
     print(
         f"machine: {os.cpu_count()} CPUs (shared with the clients and other work), "
-        f"load average {load}; event loop: {loop_name()}"
+        f"load average {load}; event loop: {loop_name()}; {pacing}"
     )
     header = (
-        f"{'server':>10} {'tables':>6} {'clients':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'server CPU':>10} {'CPU/move':>8} {'loop':>7} {'waited':>6} {'server RSS':>10} "
-        f"{'clients CPU':>11} {'frames/move':>11} {'refused':>7} {'lost':>4} {'steal':>5}"
+        f"{'server':>10} {'tables':>6} {'clients':>7} {'offered':>7} {'moves/s':>8} "
+        f"{'p50 ms':>7} {'p99 ms':>7} {'server CPU':>10} {'CPU/move':>8} {'loop':>7} "
+        f"{'waited':>6} {'server RSS':>10} {'clients CPU':>11} {'frames/move':>11} "
+        f"{'bytes/move':>10} {'refused':>7} {'lost':>4} {'steal':>5}"
     )
     print(header)
     for r in rows:
         print(
-            f"{r['server']:>10} {r['tables']:>6} {r['clients']:>7} {r['moves_per_s']:>8.0f} "
-            f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['server_cpu_pct']:>9.0f}% "
-            f"{r['server_ms_per_move']:>5.2f} ms {r['loop_ms_per_move']:>4.3f} "
-            f"{r['server_waited_pct']:>5.0f}% "
-            f"{r['server_rss_mib']:>7.0f} MiB "
-            f"{r['clients_cpu_pct']:>10.0f}% {r['frames_per_move']:>11.1f} "
+            f"{r['server']:>10} {r['tables']:>6} {r['clients']:>7} {r['offered_per_s']:>7.0f} "
+            f"{r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
+            f"{r['server_cpu_pct']:>9.0f}% {r['server_ms_per_move']:>5.2f} ms "
+            f"{r['loop_ms_per_move']:>4.3f} {r['server_waited_pct']:>5.0f}% "
+            f"{r['server_rss_mib']:>7.0f} MiB {r['clients_cpu_pct']:>10.0f}% "
+            f"{r['frames_per_move']:>11.1f} {r['bytes_per_move']:>10.0f} "
             f"{r['refusals']:>7} {r['lost']:>4} {r['steal_pct']:>4.0f}%"
         )
     if args.limits == "both":
         on = [r for r in rows if r["server"].endswith("+lim")]
         off = [r for r in rows if r["server"].endswith("-lim")]
         pairs = zip(on, off, strict=True)
-        ratios = sorted(a["server_ms_per_move"] / b["server_ms_per_move"] for a, b in pairs)
+        ratios = [a["server_ms_per_move"] / b["server_ms_per_move"] for a, b in pairs]
         if ratios:
-            middle = ratios[len(ratios) // 2]
-            print(
-                f"limits on / off, CPU per move: median {middle:.2f} "
-                f"[{ratios[0]:.2f}-{ratios[-1]:.2f}] over {len(ratios)} pairs"
-            )
-    for _, build, _ in servers:
-        largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == build]
+            print(f"limits on / off, CPU per move: {spread(ratios)} over {len(ratios)} pairs")
+    if args.reference == RELAY:
+        print("server / relay, median [min-max] of the pairs' ratios:")
+        for _, side, _ in servers:
+            for count in args.tables:
+                by_metric = compared(rows, side, count)
+                shown = ", ".join(f"{name} {spread(by_metric[key])}" for key, name in METRICS)
+                print(f"  {side}, {count} tables: {shown} ({len(by_metric['p99_ms'])} pairs)")
+                if args.json:
+                    print_json(rows, side, count, by_metric, args.interval_ms)
+    for _, side, _ in sides:
+        largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == side]
         p99s = sorted(r["p99_ms"] for r in largest)
         print(
-            f"{build} server, {largest[0]['tables']} tables: median p99 "
+            f"{side}, {largest[0]['tables']} tables: median p99 "
             f"{statistics.median(p99s):.1f} ms over {len(p99s)} runs "
             f"({', '.join(f'{p:.1f}' for p in p99s)}); median "
             f"{statistics.median(r['moves_per_s'] for r in largest):.0f} moves/s"
@@ -777,10 +1122,41 @@ def main() -> None:
         print(f"plot: {args.plot}")
     print(
         "target: 500 tables with p99 < 100 ms; server: pure Python, or mypyc (the "
-        "optional compiled build); loop: the CPU per move (ms) of the server's "
-        "event-loop thread alone, the one that every move waits for; waited: the server "
-        "ready to run but without a CPU; steal: a core's time the hypervisor gave elsewhere"
+        "optional compiled build), or relay (the reference: a bare Starlette + uvicorn "
+        "websocket relay, no game, no store); offered: moves a second the tables offer; "
+        "loop: the CPU per move (ms) of the server's event-loop thread alone, the one that "
+        "every move waits for; waited: the server ready to run but without a CPU; steal: a "
+        "core's time the hypervisor gave elsewhere"
     )
+
+
+def print_json(
+    rows: list[dict[str, Any]],
+    side: str,
+    count: int,
+    ratios: dict[str, list[float]],
+    interval_ms: float,
+) -> None:
+    """One line per metric for benchmarks/table.py: both sides' medians and the ratio's."""
+    for key, name in METRICS:
+        ours = [r[key] for r in rows if r["server"] == side and r["tables"] == count]
+        theirs = [r[key] for r in rows if r["server"] == RELAY and r["tables"] == count]
+        print(
+            json.dumps(
+                {
+                    "side": side,
+                    "tables": count,
+                    "interval_ms": interval_ms,
+                    "metric": name,
+                    "ours": statistics.median(ours),
+                    "reference": statistics.median(theirs),
+                    "ratio": statistics.median(ratios[key]),
+                    "ratio_min": min(ratios[key]),
+                    "ratio_max": max(ratios[key]),
+                    "pairs": len(ratios[key]),
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

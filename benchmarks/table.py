@@ -1,14 +1,18 @@
-"""Rewrite the table of current figures in benchmarks/README.md from fresh short runs.
+"""Rewrite the tables of current figures in benchmarks/README.md from fresh short runs.
 
-    .venv/bin/python benchmarks/table.py           # runs the benchmarks, rewrites the table
-    .venv/bin/python benchmarks/table.py --print   # prints the table, writes nothing
+    .venv/bin/python benchmarks/table.py           # runs the benchmarks, rewrites the tables
+    .venv/bin/python benchmarks/table.py --print   # prints the tables, writes nothing
     .venv/bin/python benchmarks/table.py --openspiel-sdist DIR  # with OpenSpiel's C++ loop
+    .venv/bin/python benchmarks/table.py --only server          # only bench_server's rows
 
-Each benchmark runs with short settings in a child process (`--json`), and the table
-between the BEGIN and END markers of benchmarks/README.md is replaced by one row per
-figure, each with the command that produced it. The figures are from this machine at
-this time: ratios are measured side by side in interleaved pairs, so they move less
-than absolute rates, but a loaded machine still widens their range.
+Each benchmark runs with short settings in a child process (`--json`), and the text
+between the BEGIN and END markers of benchmarks/README.md is replaced by two tables: the
+figures against an outside reference, and those without one (bluffdice against an older
+bluffdice, or a figure alone). Every row names the command that produces it and the
+load average when it ran. `--only NAME` runs one benchmark and keeps the other rows as
+they are. The figures are from this machine at this time: ratios are measured side by
+side in interleaved pairs, so they move less than absolute rates, but a loaded machine
+still widens their range.
 """
 
 from __future__ import annotations
@@ -18,25 +22,39 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 README = HERE / "README.md"
 BEGIN = "<!-- BEGIN table.py -->"
 END = "<!-- END table.py -->"
+OUTSIDE = "Against outside references:"
+OTHER = "Without an outside reference (bluffdice against itself, or a figure alone):"
+HEADER = "| what | figure | reference | command | load |\n|---|---|---|---|---|"
+NOTE = (
+    "Figures: ours over the reference, the median [min–max] of the ratios of interleaved "
+    "pairs measured in one run, then both sides' medians. Load: the load average (1 "
+    "minute) as the benchmark finished, on 2 cores shared with other work."
+)
 
 SIM = ("bench_sim.py", "--quick", "--json")
 LEAN = ("bench_lean.py", "--games", "1x6,2x4", "--variants", "cfr+,dcfr", "--json")
+SERVER = ("bench_server.py", "--tables", "100", "200", "400", "--seconds", "4", "--json")
+
+Row = tuple[str, str]
+"""A row of the tables: its section (OUTSIDE or OTHER) and its markdown line."""
 
 
-def run(args: tuple[str, ...]) -> list[dict[str, object]]:
-    """The JSON lines a benchmark printed."""
+def run(args: tuple[str, ...]) -> tuple[list[dict[str, object]], float]:
+    """The JSON lines a benchmark printed, and the load average as it finished."""
     done = subprocess.run(
         [sys.executable, str(HERE / args[0]), *args[1:]], stdout=subprocess.PIPE, text=True
     )
     if done.returncode != 0:
         raise SystemExit(f"table.py: {' '.join(args)} failed with exit code {done.returncode}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return lines, os.getloadavg()[0]
 
 
 def command(args: tuple[str, ...]) -> str:
@@ -48,43 +66,112 @@ def command(args: tuple[str, ...]) -> str:
     return f"`.venv/bin/python benchmarks/{' '.join(shown)}`"
 
 
-def sim_rows(sdist: Path | None) -> list[str]:
-    rows = []
+def line(what: str, figure: str, reference: str, args: tuple[str, ...], load: float) -> str:
+    return f"| {what} | {figure} | {reference} | {command(args)} | {load:.1f} |"
+
+
+def ratio(r: dict[str, object]) -> str:
+    """Median [min–max], with a third decimal for ratios under 0.1."""
+    digits = 2 if float(str(r["ratio"])) >= 0.1 else 3
+    low, mid, high = (f"{float(str(r[k])):.{digits}f}" for k in ("ratio_min", "ratio", "ratio_max"))
+    return f"**{mid}×** [{low}–{high}]"
+
+
+def sim_rows(sdist: Path | None) -> list[Row]:
+    """bench_sim's rows. Only the row against OpenSpiel's C++ loop needs the sdist, so
+    only its command names it; the rest come from the same run without it."""
     extra = () if sdist is None else ("--openspiel-sdist", str(sdist))
-    for r in run(SIM + extra):
+    found, load = run(SIM + extra)
+    rows = []
+    for r in found:
+        reference = str(r["reference"] or "—")
+        args = SIM + extra if "C++" in reference else SIM
         if r["note"]:
             figure = str(r["note"])
         elif "ratio" in r:
-            figure = f"**{r['ratio']:.2f}×** [{r['ratio_min']:.2f}–{r['ratio_max']:.2f}]"
+            figure = f"{ratio(r)}; {r['ours']:,.0f} against {r['theirs']:,.0f} {r['unit']}"
         else:
-            figure = f"{r['ours']:,.0f} {r['unit']} (no reference)"
-        reference = r["reference"] or "—"
-        rows.append(
-            f"| {r['what']} ({r['section']}) | {figure} | {reference} | {command(SIM + extra)} |"
-        )
+            figure = f"{r['ours']:,.0f} {r['unit']}"
+        section = OUTSIDE if r["section"] == "outside" else OTHER
+        rows.append((section, line(str(r["what"]), figure, reference, args, load)))
     return rows
 
 
-def lean_rows() -> list[str]:
+def lean_rows(sdist: Path | None) -> list[Row]:
+    found, load = run(LEAN)
     rows = []
-    for r in run(LEAN):
+    for r in found:
         first = "not reached" if r["first"] is None else f"iteration {r['first']}"
         figure = f"{first}, {r['seconds']:.1f} solver s, {r['peak_gb']:.2f} GB peak"
         what = f"{r['solver']} {r['game']} to 10⁻³"
-        rows.append(f"| {what} | {figure} | — (first iteration at the target) | {command(LEAN)} |")
+        rows.append((OTHER, line(what, figure, "— (first iteration at the target)", LEAN, load)))
     return rows
 
 
-def table(sdist: Path | None) -> str:
-    lines = ["| what | figure: ratio median [range] | reference | command |", "|---|---|---|---|"]
-    load = os.getloadavg()[0]
-    note = f"\n\nLoad average when written: {load:.1f} (2 cores, shared with other work)."
-    return "\n".join(lines + sim_rows(sdist) + lean_rows()) + note
+def server_rows(sdist: Path | None) -> list[Row]:
+    """bench_server's pairs against the relay: CPU per move and p99 at each size, each
+    with the moves a second both sides made of those offered (a side that fell short
+    was not at the offered load, and then its p99 is not like for like)."""
+    found, load = run(SERVER)
+    reference = "a bare Starlette + uvicorn websocket relay, the same clients and offered load"
+    made = {(r["side"], r["tables"]): r for r in found if r["metric"] == "moves/s"}
+    units = {"CPU/move": "ms", "p99": "ms"}
+    rows = []
+    for r in found:
+        unit = units.get(str(r["metric"]))
+        if unit is None:
+            continue
+        rate = made[(r["side"], r["tables"])]
+        offered = float(str(r["tables"])) * 1000 / float(str(r["interval_ms"]))
+        what = (
+            f"browser server ({r['side']}), {r['tables']} tables, a move every "
+            f"{r['interval_ms']:g} ms a table ({offered:,.0f} moves/s offered): {r['metric']}"
+        )
+        figure = (
+            f"{ratio(r)}; {r['ours']:.2f} against {r['reference']:.2f} {unit}, at "
+            f"{rate['ours']:,.0f} against {rate['reference']:,.0f} moves/s"
+        )
+        rows.append((OUTSIDE, line(what, figure, reference, SERVER, load)))
+    return rows
+
+
+BENCHMARKS: dict[str, tuple[str, Callable[[Path | None], list[Row]]]] = {
+    "sim": (SIM[0], sim_rows),
+    "lean": (LEAN[0], lean_rows),
+    "server": (SERVER[0], server_rows),
+}
+"""Each benchmark by its `--only` name: its script and its rows."""
+
+
+def current_rows(text: str) -> list[Row]:
+    """The rows of the tables now between the markers, with their sections."""
+    rows = []
+    section = OUTSIDE
+    for text_line in text.splitlines():
+        if text_line in (OUTSIDE, OTHER):
+            section = text_line
+        elif text_line.startswith("| ") and not text_line.startswith("| what "):
+            rows.append((section, text_line))
+    return rows
+
+
+def tables(rows: list[Row]) -> str:
+    parts = []
+    for section in (OUTSIDE, OTHER):
+        lines = [text for kind, text in rows if kind == section]
+        parts.append(f"{section}\n\n{HEADER}\n" + "\n".join(lines))
+    return "\n\n".join(parts) + f"\n\n{NOTE}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--print", action="store_true", help="print the table, write nothing")
+    parser.add_argument("--print", action="store_true", help="print the tables, write nothing")
+    parser.add_argument(
+        "--only",
+        choices=sorted(BENCHMARKS),
+        action="append",
+        help="run only this benchmark (again for more) and keep the other rows as they are",
+    )
     parser.add_argument(
         "--openspiel-sdist",
         type=Path,
@@ -92,17 +179,24 @@ def main() -> int:
         help="passed to bench_sim: the unpacked open_spiel sdist, for the C++ reference",
     )
     args = parser.parse_args()
-    text = table(args.openspiel_sdist)
-    if args.print:
-        print(text)
-        return 0
     readme = README.read_text()
     if BEGIN not in readme or END not in readme:
         raise SystemExit(f"table.py: {README} has no {BEGIN} ... {END} markers")
     head, rest = readme.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    block, tail = rest.split(END, 1)
+    kept = current_rows(block)
+    rows: list[Row] = []
+    for name, (script, rows_of) in BENCHMARKS.items():
+        if args.only is None or name in args.only:
+            rows += rows_of(args.openspiel_sdist)
+        else:
+            rows += [row for row in kept if f"benchmarks/{script} " in row[1]]
+    text = tables(rows)
+    if args.print:
+        print(text)
+        return 0
     README.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
-    print(f"rewrote the table in {README}")
+    print(f"rewrote the tables in {README}")
     return 0
 
 

@@ -1,10 +1,12 @@
 """benchmarks/bench_server.py works: a tiny run against a real `bluffdice serve`, its
-table and its timeline plot, and the timeline's arithmetic. (Its figures are the
-benchmark's business; here only that it runs and counts right.)"""
+table and its timeline plot, a tiny run paired with the relay, the timeline's
+arithmetic and the open-loop pacing. (Its figures are the benchmark's business; here
+only that it runs and counts right.)"""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +28,17 @@ def bench() -> ModuleType:
     return module
 
 
+def script(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """The benchmark run as a reader runs it, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
 def test_timeline_cuts_the_measured_seconds_at_the_cpu_samples() -> None:
     timeline = bench().timeline
     samples = [(10.0, 5.0), (10.5, 5.5), (11.0, 5.75)]
@@ -44,13 +57,9 @@ def test_timeline_cuts_the_measured_seconds_at_the_cpu_samples() -> None:
 
 def test_a_tiny_run_prints_its_table_and_draws_its_timeline(tmp_path: Path) -> None:
     plot = tmp_path / "timeline.png"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "2", "--repeat", "1"]
-        + ["--plot", str(plot)],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=240,
+    done = script(
+        *("--tables", "2", "--seconds", "2", "--repeat", "1", "--reference", "none"),
+        *("--plot", str(plot)),
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line.split() for line in done.stdout.splitlines()]
@@ -66,14 +75,66 @@ def test_a_tiny_run_prints_its_table_and_draws_its_timeline(tmp_path: Path) -> N
 
 
 def test_a_bad_plot_path_is_refused_before_any_load(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--plot", str(tmp_path / "missing" / "x.png")],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
+    done = script("--plot", str(tmp_path / "missing" / "x.png"), timeout=60)
     assert done.returncode != 0
     assert "does not exist" in done.stderr
     assert "measuring" not in done.stderr
     assert done.stdout == ""
+
+
+def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
+    done = script(
+        *("--tables", "1", "--seconds", "1", "--repeat", "1", "--interval-ms", "100", "--json")
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line.split() for line in done.stdout.splitlines()]
+    rows = {w[0]: w for w in lines if len(w) > 4 and w[1:4] == ["1", "4", "10"]}
+    assert set(rows) in ({"pure", "relay"}, {"mypyc", "relay"}), done.stdout
+    for row in rows.values():
+        assert float(row[4]) > 0  # moves a second
+        assert row[-3:-1] == ["0", "0"]  # refused, lost
+    assert "server / relay" in done.stdout
+    compared = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [c["metric"] for c in compared] == ["CPU/move", "p50", "p99", "moves/s"]
+    assert all(c["pairs"] == 1 and c["ratio"] > 0 for c in compared)
+
+
+def test_the_relay_needs_a_paced_load() -> None:
+    done = script("--interval-ms", "0", timeout=60)
+    assert done.returncode != 0
+    assert "--interval-ms" in done.stderr
+    assert done.stdout == ""
+
+
+def test_a_paced_table_sends_one_move_a_tick() -> None:
+    module = bench()
+    table = module.TableLoad("t", interval=0.25)
+    sent: list[int] = []
+
+    class Seat:
+        def release(self, state_id: int, move: bytes) -> None:
+            sent.append(state_id)
+
+    seat = Seat()
+    assert not table.due(seat, 1, b"m1")  # no tick yet: the move waits
+    table.tick()
+    assert sent == [1] and table.owed == 0
+    table.tick()
+    table.tick()  # two ticks without a prompt (a server behind): two moves owed
+    assert table.due(seat, 2, b"m2") and table.due(seat, 3, b"m3")
+    assert not table.due(seat, 4, b"m4")
+    assert module.TableLoad("u").due(seat, 1, b"m")  # unpaced: at once
+
+
+def test_the_readme_tables_keep_each_row_in_its_section() -> None:
+    """table.py `--only` keeps the rows it does not rerun: reading its own tables back
+    gives the same rows, each in the table it was in."""
+    spec = importlib.util.spec_from_file_location("table", SCRIPT.parent / "table.py")
+    assert spec is not None and spec.loader is not None
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    rows = [
+        (table.OUTSIDE, "| server | **1.50×** [1.40–1.60] | relay | `x` | 2.0 |"),
+        (table.OTHER, "| lean | iteration 308 | — | `y` | 2.0 |"),
+    ]
+    assert table.current_rows(table.tables(rows)) == rows
