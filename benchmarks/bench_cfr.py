@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_cfr.py              # 1e-3 and 2e-4, 3 pairs: ~5 min
     .venv/bin/python benchmarks/bench_cfr.py --quick      # 1e-3 only, 3 pairs: ~2 min
     .venv/bin/python benchmarks/bench_cfr.py --pairs 5
+    .venv/bin/python benchmarks/bench_cfr.py --quick --json   # JSON lines, tables on stderr
 
 The reference is OpenSpiel's C++ `CFRPlusSolver` (the `open-spiel` wheel) on its
 `liars_dice` defaults, which are bluffdice's `openspiel` preset. Two bluffdice solvers
@@ -22,6 +23,7 @@ ratio OpenSpiel seconds / bluffdice seconds.
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import statistics
 import sys
@@ -104,8 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="only the 1e-3 target")
     parser.add_argument("--pairs", type=int, default=3, help="timed pairs (default 3)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON line a bluffdice solver and target on stdout; the tables go to stderr",
+    )
     args = parser.parse_args(argv)
-    console = Console(width=None if sys.stdout.isatty() else 110)
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
+    console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 110)
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -138,11 +147,29 @@ def main(argv: list[str] | None = None) -> int:
     table.add_column("iterations", justify="right")
     table.add_column("CPU s per pair", justify="right")
     table.add_column("OpenSpiel / this, median [range]", justify="right")
+    rows: list[dict[str, object]] = []
     for t in targets:
         for name in runs:
             algorithm = "cfr+" if name == reference else name.split()[-1]
             own = [s[t] for s in seconds[name]]
             ratios = [r[t] / s[t] for r, s in zip(seconds[reference], seconds[name], strict=True)]
+            if args.json and name != reference:
+                rows.append(
+                    {
+                        "what": f"CFR {algorithm}, 1-die Liar's Dice to {t:g} exploitability",
+                        "solver": algorithm,
+                        "target": t,
+                        "iterations": counts[algorithm][t],
+                        "reference_iterations": counts["cfr+"][t],
+                        "ours": statistics.median(own),
+                        "theirs": statistics.median(s[t] for s in seconds[reference]),
+                        "unit": "CPU s",
+                        "ratio": statistics.median(ratios),
+                        "ratio_min": min(ratios),
+                        "ratio_max": max(ratios),
+                        "ratios": ratios,
+                    }
+                )
             table.add_row(
                 name,
                 f"{t:g}",
@@ -172,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         "same trajectory, targets reached at the same iteration: "
         + ("[green]yes[/]" if ok else "[red]NO[/]")
     )
+    for row in rows:
+        print(json.dumps({**row, "same_trajectory": ok}))
     return 0 if ok else 1
 
 

@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/table.py --print   # prints the tables, writes nothing
     .venv/bin/python benchmarks/table.py --openspiel-sdist DIR  # with OpenSpiel's C++ loop
     .venv/bin/python benchmarks/table.py --only server          # only bench_server's rows
+    .venv/bin/python benchmarks/table.py --only cfr --only startup
 
 Each benchmark runs with short settings in a child process (`--json`), and the text
 between the BEGIN and END markers of benchmarks/README.md is replaced by two tables: the
@@ -41,6 +42,8 @@ NOTE = (
 SIM = ("bench_sim.py", "--quick", "--json")
 LEAN = ("bench_lean.py", "--games", "1x6,2x4", "--variants", "cfr+,dcfr", "--json")
 SERVER = ("bench_server.py", "--tables", "100", "200", "400", "--seconds", "4", "--json")
+CFR = ("bench_cfr.py", "--quick", "--pairs", "3", "--json")
+STARTUP = ("bench_startup.py", "--runs", "9", "--json")
 
 Row = tuple[str, str]
 """A row of the tables: its section (OUTSIDE or OTHER) and its markdown line."""
@@ -135,10 +138,39 @@ def server_rows(sdist: Path | None) -> list[Row]:
     return rows
 
 
+def cfr_rows(sdist: Path | None) -> list[Row]:
+    """bench_cfr's pairs: OpenSpiel's C++ CFR+ seconds over each bluffdice solver's, each
+    side run for the first iteration that reaches the target (its own count)."""
+    found, load = run(CFR)
+    reference = "OpenSpiel C++ `CFRPlusSolver` (the open-spiel wheel), liars_dice defaults"
+    rows = []
+    for r in found:
+        figure = (
+            f"{ratio(r)}; OpenSpiel {r['theirs']:.2f} CPU s ({r['reference_iterations']} "
+            f"iterations) over ours {r['ours']:.2f} CPU s ({r['iterations']} iterations)"
+        )
+        rows.append((OUTSIDE, line(str(r["what"]), figure, reference, CFR, load)))
+    return rows
+
+
+def startup_rows(sdist: Path | None) -> list[Row]:
+    """bench_startup's rounds: each command's CPU seconds over the floor's in its round."""
+    found, load = run(STARTUP)
+    rows = []
+    for r in found:
+        target = "" if r["target"] is None else f" (target ≤ {r['target']:g}×)"
+        figure = f"{ratio(r)}{target}; {r['ours']:.3f} against {r['theirs']:.3f} CPU s"
+        reference = f"Python importing typer and rich: `{r['reference']}`"
+        rows.append((OUTSIDE, line(str(r["what"]), figure, reference, STARTUP, load)))
+    return rows
+
+
 BENCHMARKS: dict[str, tuple[str, Callable[[Path | None], list[Row]]]] = {
     "sim": (SIM[0], sim_rows),
     "lean": (LEAN[0], lean_rows),
     "server": (SERVER[0], server_rows),
+    "cfr": (CFR[0], cfr_rows),
+    "startup": (STARTUP[0], startup_rows),
 }
 """Each benchmark by its `--only` name: its script and its rows."""
 
