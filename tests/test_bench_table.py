@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -93,3 +94,16 @@ def test_cfr_and_startup_rows_show_both_sides_and_the_range(
     assert section == module.OUTSIDE
     assert "**1.74×** [1.70–1.80] (target ≤ 2×); 0.094 against 0.054 CPU s" in row
     assert module.current_rows(module.tables([(section, row)])) == [(section, row)]
+
+
+def test_the_readme_quotes_its_ratios_from_the_benchmark_table() -> None:
+    """Every ratio README.md's "How fast" quotes is a figure of benchmarks/README.md's
+    tables, with the same range: the README copies, it never measures on its own."""
+    root = HERE.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How fast", 1)[1].split("\n## ", 1)[0]
+    quoted = re.findall(r"\*\*[\d.]+×\*\* \[[\d.]+–[\d.]+\]", section)
+    assert len(quoted) >= 4
+    tables = (HERE / "README.md").read_text(encoding="utf-8")
+    for figure in quoted:
+        assert figure in tables, f"README.md quotes {figure}, which benchmarks/README.md lacks"
