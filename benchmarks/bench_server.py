@@ -956,14 +956,17 @@ def run_once(python: str, side: str, limited: bool, count: int, args: Any) -> di
 
 def compared(rows: list[dict[str, Any]], side: str, count: int) -> dict[str, list[float]]:
     """The pairs' ratios, `side` over the relay, at one size, by metric: the n-th run of
-    each side makes the n-th pair."""
+    each side makes the n-th pair. A pair whose relay figure is 0 has no ratio: in a
+    short run the relay's CPU can stay under one tick of the kernel's CPU clock (10 ms)."""
     ours = [r for r in rows if r["server"] == side and r["tables"] == count]
     theirs = [r for r in rows if r["server"] == RELAY and r["tables"] == count]
     pairs = list(zip(ours, theirs, strict=True))
-    return {key: [a[key] / b[key] for a, b in pairs] for key, _ in METRICS}
+    return {key: [a[key] / b[key] for a, b in pairs if b[key] > 0] for key, _ in METRICS}
 
 
 def spread(values: list[float]) -> str:
+    if not values:
+        return "n/a (the reference measured 0)"
     return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
 
 
@@ -1103,7 +1106,7 @@ def main() -> None:
                 by_metric = compared(rows, side, count)
                 shown = ", ".join(f"{name} {spread(by_metric[key])}" for key, name in METRICS)
                 print(f"  {side}, {count} tables: {shown} ({len(by_metric['p99_ms'])} pairs)")
-                if args.json:
+                if args.json and all(by_metric.values()):
                     print_json(rows, side, count, by_metric, args.interval_ms)
     for _, side, _ in sides:
         largest = [r for r in rows if r["tables"] == max(args.tables) and r["server"] == side]

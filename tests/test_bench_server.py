@@ -84,11 +84,11 @@ def test_a_bad_plot_path_is_refused_before_any_load(tmp_path: Path) -> None:
 
 def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
     done = script(
-        *("--tables", "1", "--seconds", "1", "--repeat", "1", "--interval-ms", "100", "--json")
+        *("--tables", "1", "--seconds", "2", "--repeat", "1", "--interval-ms", "50", "--json")
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line.split() for line in done.stdout.splitlines()]
-    rows = {w[0]: w for w in lines if len(w) > 4 and w[1:4] == ["1", "4", "10"]}
+    rows = {w[0]: w for w in lines if len(w) > 4 and w[1:4] == ["1", "4", "20"]}
     assert set(rows) in ({"pure", "relay"}, {"mypyc", "relay"}), done.stdout
     for row in rows.values():
         assert float(row[4]) > 0  # moves a second
@@ -97,6 +97,23 @@ def test_a_paced_run_pairs_the_server_with_the_relay_and_prints_both() -> None:
     compared = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [c["metric"] for c in compared] == ["CPU/move", "p50", "p99", "moves/s"]
     assert all(c["pairs"] == 1 and c["ratio"] > 0 for c in compared)
+
+
+def test_a_pair_whose_relay_measured_no_cpu_has_no_ratio() -> None:
+    """In a short run the relay's CPU can stay under the kernel clock's tick: that pair
+    drops out of the ratio instead of dividing by zero."""
+    module = bench()
+    keys = {key: 1.0 for key, _ in module.METRICS}
+    rows = [
+        {"server": "pure", "tables": 1, **keys},
+        {"server": module.RELAY, "tables": 1, **keys, "server_ms_per_move": 0.0},
+        {"server": "pure", "tables": 1, **keys, "server_ms_per_move": 3.0},
+        {"server": module.RELAY, "tables": 1, **keys, "server_ms_per_move": 2.0},
+    ]
+    ratios = module.compared(rows, "pure", 1)
+    assert ratios["server_ms_per_move"] == [1.5]
+    assert ratios["p99_ms"] == [1.0, 1.0]
+    assert module.spread([]) == "n/a (the reference measured 0)"
 
 
 def test_the_relay_needs_a_paced_load() -> None:
