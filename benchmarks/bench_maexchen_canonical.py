@@ -1,6 +1,7 @@
 """The Mäxchen server side by side with the canonical contest server, in one run.
 
-    python benchmarks/bench_maexchen_canonical.py --canonical DIR [--pairs 3] [--seconds 15]
+    python benchmarks/bench_maexchen_canonical.py --canonical DIR
+        [--pairs 3] [--seconds 15] [--json]
 
 DIR is a checkout of the `server/` folder of the original contest's repository
 (conradthukral/maexchen on GitHub); without `--canonical` it is read from the environment
@@ -19,6 +20,11 @@ output, which goes to /dev/null here). The runs alternate, the order swapped eve
 neither. Rounds are counted as the bots hear them (`PLAYER LOST` lines), the servers'
 CPU time is read from /proc of their processes.
 
+With `--json` standard output carries only JSON lines, one a metric (rounds/s, server
+CPU per 1,000 rounds): each side's median, the median and range of the per-pair ratios
+bluffdice / canonical and the ratio's target; the table and the progress go to standard
+error.
+
 Figures depend on the machine and on what else runs on it: the `others` and `steal`
 columns say how many cores other processes and the hypervisor took meanwhile; quote them
 with the ratio.
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import multiprocessing
 import os
 import selectors
@@ -48,6 +55,12 @@ from bluffdice.maexchen.server import MaexchenServer, Options, dice_source, loop
 
 ENVIRONMENT = "BLUFFDICE_CANONICAL_MAEXCHEN"
 BOTS = 4
+WHAT = f"Mäxchen server against the canonical contest server, {BOTS} bots, early start"
+# A measurement's key, the metric's name, its unit, the target of bluffdice / canonical
+METRICS = (
+    ("rounds/s", "rounds/s", "rounds/s", ">= 2"),
+    ("server cpu", "server CPU per 1,000 rounds", "CPU s per 1,000 rounds", "<= 0.5"),
+)
 
 
 # --- the bots ------------------------------------------------------------------------------
@@ -286,6 +299,39 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
 
 
+def comparisons(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One summary a metric from the runs' rows (each with "pair", "server" and the
+    metrics' keys): both sides' medians and every pair's ratio bluffdice / canonical.
+    The ratio is taken within a pair, whose two runs ran back to back, so a machine
+    whose speed drifts between pairs moves both sides of a ratio alike."""
+    pairs = sorted({int(r["pair"]) for r in rows})
+
+    def run(pair: int, server: str) -> dict[str, Any]:
+        return next(r for r in rows if r["pair"] == pair and r["server"] == server)
+
+    summaries = []
+    for key, metric, unit, target in METRICS:
+        ours = [float(run(pair, "bluffdice")[key]) for pair in pairs]
+        theirs = [float(run(pair, "canonical")[key]) for pair in pairs]
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+        summaries.append(
+            {
+                "what": f"{WHAT}: {metric}",
+                "metric": metric,
+                "ours": statistics.median(ours),
+                "theirs": statistics.median(theirs),
+                "unit": unit,
+                "ratio": statistics.median(ratios),
+                "ratio_min": min(ratios),
+                "ratio_max": max(ratios),
+                "ratios": ratios,
+                "pairs": len(pairs),
+                "target": target,
+            }
+        )
+    return summaries
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -300,10 +346,14 @@ def main() -> None:
     parser.add_argument(
         "--spin", type=float, default=None, help="bluffdice's --spin (default: its own)"
     )
+    parser.add_argument(
+        "--json", action="store_true", help="JSON lines on stdout, the table on stderr"
+    )
     args = parser.parse_args()
+    out = sys.stderr if args.json else sys.stdout
     ready = prepare(args.canonical)
     if isinstance(ready, str):
-        print(ready)
+        print(ready, file=out)
         return
     node, folder = ready
     servers: dict[str, Callable[[int], Server]] = {
@@ -327,36 +377,38 @@ def main() -> None:
         f"\n{BOTS} bots (the example bot's strategy, precomputed, one process), early start, "
         f"127.0.0.1; bluffdice on {loop_factory().__module__.split('.')[0]}'s event loop; "
         f"{args.pairs} pairs of {args.seconds:.0f} s, alternating; load average before: "
-        f"{load}, {os.cpu_count()} CPUs"
+        f"{load}, {os.cpu_count()} CPUs",
+        file=out,
     )
     print(
         f"{'pair':>4}  {'server':<9} {'rounds':>7} {'rounds/s':>9} {'server CPU s':>12} "
-        f"{'bots CPU s':>10} {'busy':>5} {'others':>6} {'steal':>5}"
+        f"{'bots CPU s':>10} {'busy':>5} {'others':>6} {'steal':>5}",
+        file=out,
     )
     for r in rows:
         print(
             f"{r['pair']:>4}  {r['server']:<9} {r['rounds']:>7} {r['rounds/s']:>9.1f} "
             f"{r['server cpu']:>12.3f} {r['bots cpu']:>10.3f} {r['server busy']:>5.0%} "
-            f"{r['others']:>6.2f} {r['steal']:>5.2f}"
+            f"{r['others']:>6.2f} {r['steal']:>5.2f}",
+            file=out,
         )
-    speed, cpu = [], []
-    for pair in range(1, max(1, args.pairs) + 1):
-        ours, theirs = (
-            next(r for r in rows if r["pair"] == pair and r["server"] == name)
-            for name in ("bluffdice", "canonical")
-        )
-        speed.append(ours["rounds/s"] / theirs["rounds/s"])
-        cpu.append(ours["server cpu"] / theirs["server cpu"])
+    summaries = comparisons(rows)
     print(
-        f"bluffdice / canonical, median [min-max] over {len(speed)} pairs: rounds/s "
-        f"{spread(speed)} (target >= 2), server CPU per 1,000 rounds {spread(cpu)} "
-        "(target <= 0.5)"
+        f"bluffdice / canonical, median [min-max] over {summaries[0]['pairs']} pairs: "
+        + ", ".join(
+            f"{s['metric']} {spread(s['ratios'])} (target {s['target']})" for s in summaries
+        ),
+        file=out,
     )
     print(
         "server/bots CPU s: CPU seconds per 1,000 rounds of the server's and of the bots' "
         "process; busy: the server's CPU over the wall time; others: cores that other "
-        "processes used meanwhile; steal: cores the hypervisor took meanwhile"
+        "processes used meanwhile; steal: cores the hypervisor took meanwhile",
+        file=out,
     )
+    if args.json:
+        for summary in summaries:
+            print(json.dumps(summary), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,12 @@ or strictly (`Options.strict`, `bluffdice maexchen --strict`)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -197,8 +199,25 @@ def test_the_side_by_side_benchmark_skips_with_its_reason_without_the_canonical_
         assert len(done.stdout.strip().splitlines()) == 1
 
 
-def test_the_benchmarks_bots_answer_as_the_example_bot_does() -> None:
-    """The precomputed answers are the example strategy's, case by case."""
+def test_the_side_by_side_benchmark_skips_to_stderr_under_json() -> None:
+    """--json keeps standard output for JSON: the `skipped:` line goes to stderr."""
+    environment = {**os.environ, "BLUFFDICE_CANONICAL_MAEXCHEN": ""}
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--json"],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("skipped: "), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def bench_module() -> Any:
+    """benchmarks/bench_maexchen_canonical.py as a module (it imports its neighbours)."""
     spec = importlib.util.spec_from_file_location("bench_maexchen_canonical", BENCH)
     assert spec is not None and spec.loader is not None
     sys.path.insert(0, str(BENCH.parent))
@@ -207,6 +226,41 @@ def test_the_benchmarks_bots_answer_as_the_example_bot_does() -> None:
         spec.loader.exec_module(bench)
     finally:
         sys.path.remove(str(BENCH.parent))
+    return bench
+
+
+def test_the_benchmarks_json_lines_compare_within_each_pair() -> None:
+    """Three fabricated pairs: each metric's line holds both sides' medians and the
+    per-pair ratios bluffdice / canonical (not the ratio of the medians), and survives a
+    round trip through JSON."""
+    figures = {  # pair: (bluffdice rounds/s, canonical rounds/s, bluffdice CPU, canonical)
+        1: (2000.0, 1000.0, 0.2, 0.5),
+        2: (1500.0, 1000.0, 0.3, 0.4),
+        3: (3000.0, 1000.0, 0.1, 0.4),
+    }
+    rows = []
+    for pair, (ours, theirs, our_cpu, their_cpu) in figures.items():
+        rows.append(
+            {"pair": pair, "server": "canonical", "rounds/s": theirs, "server cpu": their_cpu}
+        )
+        rows.append({"pair": pair, "server": "bluffdice", "rounds/s": ours, "server cpu": our_cpu})
+    speed, cpu = (json.loads(json.dumps(line)) for line in bench_module().comparisons(rows))
+    keys = {"what", "metric", "ours", "theirs", "unit", "ratio", "ratio_min", "ratio_max"}
+    keys |= {"ratios", "pairs", "target"}
+    assert set(speed) == set(cpu) == keys
+    assert speed["metric"] == "rounds/s" and speed["target"] == ">= 2"
+    assert (speed["ours"], speed["theirs"], speed["pairs"]) == (2000.0, 1000.0, 3)
+    assert speed["ratios"] == [2.0, 1.5, 3.0]
+    assert (speed["ratio"], speed["ratio_min"], speed["ratio_max"]) == (2.0, 1.5, 3.0)
+    assert cpu["target"] == "<= 0.5" and (cpu["ours"], cpu["theirs"]) == (0.2, 0.4)
+    assert cpu["ratios"] == pytest.approx([0.4, 0.75, 0.25])
+    assert cpu["ratio"] == pytest.approx(0.4)  # the ratio of the medians would be 0.5
+    assert (cpu["ratio_min"], cpu["ratio_max"]) == pytest.approx((0.25, 0.75))
+
+
+def test_the_benchmarks_bots_answer_as_the_example_bot_does() -> None:
+    """The precomputed answers are the example strategy's, case by case."""
+    bench = bench_module()
     turn, claims = bench.answer_tables()
     strategy = bench.example_bot().Strategy
     for last in turn:
