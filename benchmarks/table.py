@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/table.py --openspiel-sdist DIR  # with OpenSpiel's C++ loop
     .venv/bin/python benchmarks/table.py --only server          # only bench_server's rows
     .venv/bin/python benchmarks/table.py --only cfr --only startup
+    .venv/bin/python benchmarks/table.py --only maexchen --canonical DIR  # against the Node server
 
 Each benchmark runs with short settings in a child process (`--json`), and the text
 between the BEGIN and END markers of benchmarks/README.md is replaced by two tables: the
@@ -44,6 +45,7 @@ LEAN = ("bench_lean.py", "--games", "1x6,2x4", "--variants", "cfr+,dcfr", "--jso
 SERVER = ("bench_server.py", "--tables", "100", "200", "400", "--seconds", "4", "--json")
 CFR = ("bench_cfr.py", "--quick", "--pairs", "3", "--json")
 STARTUP = ("bench_startup.py", "--runs", "9", "--json")
+MAEXCHEN = ("bench_maexchen_canonical.py", "--pairs", "4", "--seconds", "15", "--json")
 
 Row = tuple[str, str]
 """A row of the tables: its section (OUTSIDE or OTHER) and its markdown line."""
@@ -62,10 +64,11 @@ def run(args: tuple[str, ...]) -> tuple[list[dict[str, object]], float]:
 
 def command(args: tuple[str, ...]) -> str:
     """The command a reader runs for the row: the table's own `--json` left out, the
-    sdist's folder shown as DIR."""
+    sdist's or the canonical server's folder shown as DIR."""
     shown = [a for a in args if a != "--json"]
-    if "--openspiel-sdist" in shown:
-        shown[shown.index("--openspiel-sdist") + 1] = "DIR"
+    for option in ("--openspiel-sdist", "--canonical"):
+        if option in shown:
+            shown[shown.index(option) + 1] = "DIR"
     return f"`.venv/bin/python benchmarks/{' '.join(shown)}`"
 
 
@@ -165,12 +168,33 @@ def startup_rows(sdist: Path | None) -> list[Row]:
     return rows
 
 
+def maexchen_rows(canonical: Path | None) -> list[Row]:
+    """bench_maexchen_canonical's pairs: bluffdice over the canonical Node contest server,
+    the same four bots. Without `--canonical` the current rows stay (see main)."""
+    if canonical is None:
+        raise SystemExit("table.py: --only maexchen needs --canonical DIR (the Node server)")
+    args = MAEXCHEN + ("--canonical", str(canonical))
+    found, load = run(args)
+    if not found:
+        raise SystemExit("table.py: bench_maexchen_canonical.py skipped (see its line above)")
+    reference = "the canonical Mäxchen contest server (Node, from its source), the same 4 bots"
+    rows = []
+    for r in found:
+        figure = (
+            f"{ratio(r)} (target {r['target']}); {r['ours']:,.2f} against "
+            f"{r['theirs']:,.2f} {r['unit']}"
+        )
+        rows.append((OUTSIDE, line(str(r["what"]), figure, reference, args, load)))
+    return rows
+
+
 BENCHMARKS: dict[str, tuple[str, Callable[[Path | None], list[Row]]]] = {
     "sim": (SIM[0], sim_rows),
     "lean": (LEAN[0], lean_rows),
     "server": (SERVER[0], server_rows),
     "cfr": (CFR[0], cfr_rows),
     "startup": (STARTUP[0], startup_rows),
+    "maexchen": (MAEXCHEN[0], maexchen_rows),
 }
 """Each benchmark by its `--only` name: its script and its rows."""
 
@@ -205,6 +229,13 @@ def main() -> int:
         help="run only this benchmark (again for more) and keep the other rows as they are",
     )
     parser.add_argument(
+        "--canonical",
+        type=Path,
+        metavar="DIR",
+        help="the canonical Mäxchen server's folder, for bench_maexchen_canonical "
+        "(without it the Mäxchen rows stay as they are)",
+    )
+    parser.add_argument(
         "--openspiel-sdist",
         type=Path,
         metavar="DIR",
@@ -219,8 +250,12 @@ def main() -> int:
     kept = current_rows(block)
     rows: list[Row] = []
     for name, (script, rows_of) in BENCHMARKS.items():
-        if args.only is None or name in args.only:
-            rows += rows_of(args.openspiel_sdist)
+        folder = args.canonical if name == "maexchen" else args.openspiel_sdist
+        wanted = args.only is None or name in args.only
+        if name == "maexchen" and args.only is None and args.canonical is None:
+            wanted = False  # no Node server at hand: keep its rows
+        if wanted:
+            rows += rows_of(folder)
         else:
             rows += [row for row in kept if f"benchmarks/{script} " in row[1]]
     text = tables(rows)

@@ -107,3 +107,31 @@ def test_the_readme_quotes_its_ratios_from_the_benchmark_table() -> None:
     tables = (HERE / "README.md").read_text(encoding="utf-8")
     for figure in quoted:
         assert figure in tables, f"README.md quotes {figure}, which benchmarks/README.md lacks"
+
+
+def test_maexchen_rows_name_the_canonical_folder_as_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = table()
+    found = {
+        "what": "Mäxchen server against the canonical contest server, 4 bots: rounds/s",
+        "ours": 900.0,
+        "theirs": 1000.0,
+        "unit": "rounds/s",
+        "ratio": 0.9,
+        "ratio_min": 0.8,
+        "ratio_max": 1.23,
+        "target": ">= 2",
+    }
+    seen: list[tuple[str, ...]] = []
+
+    def fake(args: tuple[str, ...]) -> tuple[list[dict[str, object]], float]:
+        seen.append(args)
+        return [found], 2.0
+
+    monkeypatch.setattr(module, "run", fake)
+    [(section, row)] = module.maexchen_rows(Path("/somewhere/server"))
+    assert seen[0][-2:] == ("--canonical", "/somewhere/server")
+    assert section == module.OUTSIDE
+    assert "**0.90×** [0.80–1.23] (target >= 2); 900.00 against 1,000.00 rounds/s" in row
+    assert "bench_maexchen_canonical.py --pairs 4 --seconds 15 --canonical DIR`" in row
+    with pytest.raises(SystemExit, match="needs --canonical"):
+        module.maexchen_rows(None)
