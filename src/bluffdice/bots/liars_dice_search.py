@@ -143,34 +143,68 @@ class LiarsDiceSearchBot(LiarsDiceBayesBot):
     # --- rollouts ----------------------------------------------------------------------
 
     def _rollout(self, view: LiarsDiceView, hands: Hands, action: LiarsDiceAction) -> float:
-        """What `action` is worth to the viewer on this table, every seat then playing the
-        default policy until someone calls."""
+        """What `action` is worth to the viewer on this table. After a raise, the next
+        player calls it with the chance `bayes` predicts from their cup (its call habits,
+        learnt from the lifted cups), else raises as the default policy would; from there
+        every seat plays the default policy until someone calls."""
+        me = view.player
+        assert me is not None
+        if not isinstance(action, Bid):
+            assert view.bid is not None and view.bidder is not None
+            return self._showdown(view, hands, view.bid, view.bidder, me, action)
+        alive = [n > 0 for n in view.dice]
+        nxt = next_seat_in(me, alive)
+        if nxt is None:
+            return 0.0
+        faces = _faces(view.rules)
+        hand = hands[nxt]
+        p = face_chance(action.face, faces, view.wild)
+        k = counts(hand, action.face, view.wild)
+        their_odds = at_least(view.total - len(hand), action.quantity - k, p)
+        call = self.habits_of(nxt).call_chance(their_odds)
+        called = self._showdown(view, hands, action, me, nxt, Challenge())
+        legal = _ladder(view.rules).moves(view.total, action, view.palifico)[0]
+        answer = self._default(view, hand, action, legal, faces, view.wild, may_call=False)
+        if not isinstance(answer, Bid):
+            return called
+        return call * called + (1 - call) * self._play_on(view, hands, answer, nxt)
+
+    def _play_on(self, view: LiarsDiceView, hands: Hands, bid: Bid, bidder: int) -> float:
+        """The round from `bidder`'s `bid` on, every seat playing the default policy."""
         me = view.player
         assert me is not None
         alive = [n > 0 for n in view.dice]
-        others = OTHERS_LOSS if sum(alive) > 2 else 1.0
-        wild = view.wild
-        bid, bidder = view.bid, view.bidder
-        seat = me
         ladder = _ladder(view.rules)
         faces = _faces(view.rules)
         while True:
-            if isinstance(action, Bid):
-                bid, bidder = action, seat
-                nxt = next_seat_in(seat, alive)
-                if nxt is None:
-                    return 0.0
-                seat = nxt
-                legal = ladder.moves(view.total, bid, view.palifico)[0]
-                action = self._default(view, hands[seat], bid, legal, faces, wild)
-                continue
-            assert bid is not None and bidder is not None
-            count = sum(counts(h, bid.face, wild) for h in hands)
-            if isinstance(action, Calza):
-                right = count == bid.quantity
-                return 1.0 if right else -1.0
-            loser = seat if count >= bid.quantity else bidder
-            return -1.0 if loser == me else others
+            seat = next_seat_in(bidder, alive)
+            if seat is None:
+                return 0.0
+            legal = ladder.moves(view.total, bid, view.palifico)[0]
+            action = self._default(view, hands[seat], bid, legal, faces, view.wild)
+            if not isinstance(action, Bid):
+                return self._showdown(view, hands, bid, bidder, seat, action)
+            bid, bidder = action, seat
+
+    @staticmethod
+    def _showdown(
+        view: LiarsDiceView,
+        hands: Hands,
+        bid: Bid,
+        bidder: int,
+        caller: int,
+        action: LiarsDiceAction,
+    ) -> float:
+        """The viewer's score when `caller` calls liar (or calza) on `bidder`'s `bid`."""
+        me = view.player
+        count = sum(counts(h, bid.face, view.wild) for h in hands)
+        if isinstance(action, Calza):
+            if caller != me:
+                return 0.0
+            return 1.0 if count == bid.quantity else -1.0
+        others = OTHERS_LOSS if sum(1 for n in view.dice if n) > 2 else 1.0
+        loser = caller if count >= bid.quantity else bidder
+        return -1.0 if loser == me else others
 
     @staticmethod
     def _default(
@@ -180,8 +214,10 @@ class LiarsDiceSearchBot(LiarsDiceBayesBot):
         legal: tuple[LiarsDiceAction, ...],
         faces: int,
         wild: int,
+        may_call: bool = True,
     ) -> LiarsDiceAction:
-        """The `odds` rule from `hand`: call unless the best raise is safer than the bid."""
+        """The `odds` rule from `hand`: call unless the best raise is safer than the bid
+        (without `may_call`: the best raise, if there is one)."""
         total = view.total
         best: Bid | None = None
         best_p = -1.0
@@ -195,6 +231,8 @@ class LiarsDiceSearchBot(LiarsDiceBayesBot):
             p = tail[a.quantity] if a.quantity <= total else 0.0
             if p > best_p:
                 best, best_p = a, p
+        if best is not None and not may_call:
+            return best
         held = _tail(total, bid.face, hand, faces, wild)[bid.quantity]
         if best is None or held < 1.0 - best_p:
             return Challenge()
