@@ -88,8 +88,12 @@ class LiarsDiceSearchBot(LiarsDiceBayesBot):
             return candidates[0]
         tables = self._determinize(view)
         values = [0.0] * len(candidates)
-        for hands in tables:
-            for i, action in enumerate(candidates):
+        for i, action in enumerate(candidates):
+            exact = self._call_value(view, action)
+            if exact is not None:
+                values[i] = exact * len(tables)
+                continue
+            for hands in tables:
                 values[i] += self._rollout(view, hands, action)
         best = max(range(len(candidates)), key=lambda i: (values[i], -i))
         return candidates[best]
@@ -105,6 +109,20 @@ class LiarsDiceSearchBot(LiarsDiceBayesBot):
         rated = sorted(bids, key=lambda b: self.raise_cost(view, b))
         found.extend(rated[:RAISES])
         return found or [legal[0]]
+
+    def _call_value(self, view: LiarsDiceView, action: LiarsDiceAction) -> float | None:
+        """A call's worth from `bayes`'s belief, computed exactly rather than sampled (the
+        round ends there, so no play-out is needed); None for a raise."""
+        bid = view.bid
+        if bid is None or isinstance(action, Bid):
+            return None
+        if isinstance(action, Calza):
+            dist = self.count_distribution(view, bid.face)
+            exact = dist[bid.quantity] if bid.quantity < len(dist) else 0.0
+            return exact - (1 - exact)
+        held = self.p_holds(view, bid)
+        others = OTHERS_LOSS if sum(1 for n in view.dice if n) > 2 else 1.0
+        return others * (1 - held) - held
 
     # --- determinization ---------------------------------------------------------------
 
