@@ -12,14 +12,17 @@ round runs on for several bids, and what an action is worth depends on how it go
    `bayes` from the lifted cups. It resamples `SAMPLES` tables by those weights.
 2. **Candidates.** Calling liar (and calza, where the rules have it), and the
    `RAISES` raises `bayes` itself rates cheapest.
-3. **Roll out.** On each sampled table every candidate is played on to the round's end
-   by a fast default policy for every seat (the `odds` rule: call the standing bid when
-   it is less likely to hold, from the caller's cup, than the caller's best raise, else
-   make that raise), the same tables for every candidate, so that their differences are
-   not noise of the draw. A round that costs it a die scores -1, one that costs an
-   opponent a die +1 heads-up (+`OTHERS_LOSS` at a larger table, where another player's
-   loss helps less), a right calza +1.
-4. It plays the candidate of the highest mean, `bayes`'s own order breaking ties.
+3. **Value.** A call ends the round: it is valued exactly from `bayes`'s belief. A raise
+   is played out on each sampled table: the next player calls it with the chance
+   `bayes` predicts from that player's cup (its call habits, learnt from the lifted
+   cups), else raises; from there every seat follows the fast `odds` rule (call the
+   standing bid when it is less likely to hold, from the caller's cup, than the
+   caller's best raise, else make that raise) to the round's end. Every raise is played
+   on the same tables, so that their differences are not noise of the draw. A die lost
+   by it scores -1, by an opponent +1 heads-up (+`OTHERS_LOSS` at a larger table, where
+   another player's loss helps less), a right calza +1.
+4. It plays the candidate of the highest mean, the calls and then `bayes`'s order of
+   the raises breaking ties.
 
 It only reads its view: its own dice, the bids of the round, the dice counts and the cups
 lifted at the end of earlier rounds. Its randomness is its own `rng`, so a seeded game
