@@ -66,6 +66,7 @@ SPEC = GameSpec(
         "bluffdice.bots.liars_dice",
         "bluffdice.bots.cfr",
         "bluffdice.bots.liars_dice_bayes",
+        "bluffdice.bots.liars_dice_search",
         "bluffdice.bots.best",
     ),
 )
