@@ -1,6 +1,6 @@
 """`mia-best`: the solved match heads-up with lives, `shark` elsewhere, from its view only.
 
-The match of `classic(lives=2)` (four lives states) is solved once for the module, to a
+The match of `classic(lives=2,pass_limit=1)` (four lives states) is solved once for the module, to a
 loose target so that it takes seconds, into a cache of the test's own."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bluffdice.solve.policy import to_strategy
 from tests.conftest import script
 from tests.test_bots_mia import spied_games
 
-RULES = "classic(lives=2)"
+RULES = "classic(lives=2,pass_limit=1)"
 TEXT = "mia(lives=2,pass_limit=1)"
 
 
@@ -44,6 +44,7 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[match_policy.Ma
 
 def test_the_match_of_the_rules_is_named_with_its_pass_limit() -> None:
     assert match_policy.match_text(parse_rules(RULES)) == TEXT
+    assert match_policy.match_text(parse_rules("classic(lives=2)")) == TEXT  # limit added
     assert match_policy.match_text(parse_rules("maexchen")) is None  # not lives mode
     assert match_policy.match_text(parse_rules("classic(lives=12)")) is None
 
@@ -135,6 +136,10 @@ def test_at_three_seats_or_other_rules_it_falls_back_to_shark_and_says_so() -> N
     assert MiaBestBot.stand_in(parse_rules("classic"), 3) == "shark"
     assert MiaBestBot.stand_in(parse_rules("classic"), 6) == "shark"
     assert MiaBestBot.stand_in(parse_rules("maexchen"), 2) == "shark"
+    # Unlimited passes: the solver would play another game (pass_limit=1), which loses.
+    assert MiaBestBot.stand_in(parse_rules("classic"), 2) == "shark"
+    unlimited = script("classic(lives=2)", 2, ["first 0", "roll", "dice 52", "look", "52"])
+    assert MiaBestBot().method(unlimited.state.view(1)) == "shark"
     assert MiaBestBot.stand_in(parse_rules(RULES), 2) is None  # solved: at hand
     view = script(RULES, 3, ["first 0", "roll", "dice 52", "look", "52"]).state.view(1)
     bot = MiaBestBot(random.Random(1))
