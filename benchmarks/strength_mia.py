@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/strength_mia.py --games 10000 --workers 2   # the record
     .venv/bin/python benchmarks/strength_mia.py --games 1000 --part tables   # a quick look
     .venv/bin/python benchmarks/strength_mia.py --part heads-up --opponents cfr   # one match
+    .venv/bin/python benchmarks/strength_mia.py --bot mia-best --instead-of shark   # a stand-in
 
 Tables: `bluffdice tournament --rules classic --seats N --games G --seed S` with every
 built-in Mia bot (line-ups rotate fairly), for N = 3, 4 and 6. The bot under test
@@ -10,9 +11,15 @@ built-in Mia bot (line-ups rotate fairly), for N = 3, 4 and 6. The bot under tes
 and its 95 % Wilson interval lies above the second best's.
 
 Heads-up: `bluffdice tournament --rules classic --bots BOT,OTHER --games G --seed S`
-against every other built-in bot (two seats, each bot in each seat equally often). The
-target is at least half of the games; the verdict says whether the 95 % interval lies
-above 50 % ("beats"), contains it ("even") or lies below ("LOSES").
+against every other built-in bot of the tournament's default mix (two seats, each bot in
+each seat equally often). The target is at least half of the games; the verdict says
+whether the 95 % interval lies above 50 % ("beats"), contains it ("even") or lies below
+("LOSES").
+
+`--instead-of OTHER` puts the bot under test in OTHER's seat: the tables seat the default
+mix with OTHER replaced by BOT (`--bots` names the line-up), so that a bot outside the
+default mix (`mia-best`) is measured at the same tables as the bot it stands for; the
+heads-up matches keep OTHER among the opponents, to be met directly.
 
 Every tournament command is printed with its table, so each figure can be reproduced.
 """
@@ -53,6 +60,25 @@ def tournament(args: list[str], console: Console, game: str = "mia", rules: str 
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
+def default_mix(game: str) -> list[str]:
+    """The bots a tournament seats by default: every built-in bot of the game but those
+    that leave the mix (`in_default_mix = False`, bots that play the others' methods)."""
+    bots = available_bots(game)
+    return [name for name, cls in bots.items() if getattr(cls, "in_default_mix", True)]
+
+
+def line_up(bot: str, instead_of: str, game: str) -> list[str]:
+    """The default mix with `instead_of` replaced by `bot` (empty `instead_of`: none)."""
+    if not instead_of:
+        return []
+    mix = default_mix(game)
+    if instead_of not in mix:
+        raise SystemExit(
+            f"--instead-of {instead_of}: not a bot of the default mix ({', '.join(mix)})"
+        )
+    return [bot if name == instead_of else name for name in mix if name != bot or bot == instead_of]
+
+
 def table_part(
     bot: str,
     seats: int,
@@ -62,9 +88,12 @@ def table_part(
     console: Console,
     game: str = "mia",
     rules: str = RULES,
+    instead_of: str = "",
 ) -> bool:
+    bots = line_up(bot, instead_of, game)
     doc = tournament(
         [
+            *(["--bots", ",".join(bots)] if bots else []),
             "--seats",
             str(seats),
             "--games",
@@ -121,7 +150,7 @@ def heads_up_part(
     for col in ("opponent", f"{bot} wins", "opp. wins", f"{bot} %", "95 % CI", "verdict"):
         table.add_column(col, justify="left" if col in ("opponent", "verdict") else "right")
     ok = True
-    for other in opponents or available_bots(game):
+    for other in opponents or default_mix(game):
         if other == bot:
             continue
         doc = tournament(
@@ -179,13 +208,19 @@ def main(
     parser.add_argument(
         "--opponents", default="", help="heads-up: these bots only (comma-separated)"
     )
+    parser.add_argument(
+        "--instead-of",
+        default="",
+        metavar="BOT",
+        help="tables: seat --bot in this bot's place in the default line-up",
+    )
     args = parser.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 110)
     common = (args.games, args.seed, args.workers, console, game, args.rules)
     ok = True
     if args.part in ("all", "tables"):
         for seats in (int(s) for s in args.seats.split(",")):
-            ok = table_part(args.bot, seats, *common) and ok
+            ok = table_part(args.bot, seats, *common, instead_of=args.instead_of) and ok
     if args.part in ("all", "heads-up"):
         only = [name for name in args.opponents.split(",") if name] or None
         ok = heads_up_part(args.bot, *common, opponents=only) and ok

@@ -53,6 +53,7 @@ SPEC = GameSpec(
         "bluffdice.bots.mia_odds",
         "bluffdice.bots.cfr",
         "bluffdice.bots.mia_shark",
+        "bluffdice.bots.mia_best",
     ),
 )
 
