@@ -60,3 +60,24 @@ def test_pairs_count_refuses_zero_and_words() -> None:
     for bad in ("0", "-1", "two"):
         with pytest.raises(argparse.ArgumentTypeError):
             module.count(bad)
+
+
+def test_bench_abuse_reads_each_pairs_p99s_within_the_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(HERE))  # bench_abuse imports bench_server and pairs
+    spec = importlib.util.spec_from_file_location("bench_abuse", HERE / "bench_abuse.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fast = [0.001] * 99 + [0.004]  # p99: the 100th of 100, 4 ms
+    slow = [0.002] * 99 + [0.020]
+    latencies = {
+        "idle 1": fast,
+        "abused 1": slow,
+        "abused 2": fast,
+        "idle 2": slow,
+        "between": [9.0],
+    }
+    assert module.pair_p99s(latencies, 2) == [
+        pytest.approx((4.0, 20.0)),
+        pytest.approx((20.0, 4.0)),
+    ]
