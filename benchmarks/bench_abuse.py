@@ -1,20 +1,23 @@
 """A person's move latency on `bluffdice serve` while strangers abuse it (issue #31).
 
-    python benchmarks/bench_abuse.py                      # 3 idle and 3 abused phases of 8 s
+    python benchmarks/bench_abuse.py               # 3 pairs: an idle, an abused phase of 8 s
     python benchmarks/bench_abuse.py --pairs 2 --seconds 5
 
 One real `bluffdice serve` process with its default limits (SQLite in a temporary
 folder). One person's table of two seats, both played by a scripted websocket client from
 127.0.0.1, moves as a person would (a short think, then a legal move); its latency is
-from sending a move to both seats having its update. Phases alternate in one run: idle
-(the person alone) and abused, where a second process attacks from other loopback
+from sending a move to both seats having its update. The run is `--pairs` pairs of two
+phases, taking turns which goes first: idle (the person alone, the reference) and
+abused, where a second process attacks from other loopback
 addresses (127.0.0.2 and up) as fast as it can: table creates (people's tables, then
 bot-only ones), websocket floods (held open, then churned), bodies over the limit (by
 Content-Length and streamed) and reviews of games it finished itself. The attack shares
 the machine with the server, as a stranger's script on the same host would (`--decoy`
-sends it to a second server instead: the slowdown that remains is the machine's). Printed: the
-latency of each kind of phase, the ratio of their p99s (target: within 2x), what the
-attacks were answered, and the memory of the server and of its review workers.
+sends it to a second server instead: the slowdown that remains is the machine's).
+Printed: the latency of each phase and of each kind pooled; for each pair both phases'
+p99 and their ratio (abused / idle), and the ratios' median [min-max] (target: within
+2x); the pooled ratio; what the attacks were answered; and the memory of the server and
+of its review workers.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 import bench_server
 from bench_server import cpu_seconds, rss_mib
+from pairs import count, spread
 
 PERSON = "127.0.0.1"
 ATTACKERS = [f"127.0.0.{n}" for n in range(2, 250)]
@@ -313,6 +317,15 @@ def percentile_ms(values: list[float], q: float) -> float:
     return bench_server.percentile_ms(sorted(values), q)
 
 
+def pair_p99s(latencies: dict[str, list[float]], pairs: int) -> list[tuple[float, float]]:
+    """(idle p99 ms, abused p99 ms) of each pair, from the phases named `idle N` and
+    `abused N` (N from 1): the ratio is read within a pair, not across the run."""
+    return [
+        (percentile_ms(latencies[f"idle {n}"], 0.99), percentile_ms(latencies[f"abused {n}"], 0.99))
+        for n in range(1, pairs + 1)
+    ]
+
+
 async def phases(
     address: str,
     pid: int,
@@ -328,7 +341,7 @@ async def phases(
     memory = [("start", rss_mib(pid))]
     busy: dict[str, float] = {}
     for n in range(pairs):
-        for phase in ("idle", "abused"):
+        for phase in ("idle", "abused") if n % 2 == 0 else ("abused", "idle"):
             if phase == "abused":
                 on.set()
             print(f"... pair {n + 1}/{pairs}: {phase}", file=sys.stderr, flush=True)
@@ -348,7 +361,9 @@ async def phases(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", type=int, default=3, help="idle and abused phases, alternating")
+    parser.add_argument(
+        "--pairs", type=count, default=3, help="pairs of an idle and an abused phase"
+    )
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds of each phase")
     parser.add_argument(
         "--people", type=int, default=3, help="tables of one person (two seats) each"
@@ -409,11 +424,16 @@ def main() -> None:
             f"{percentile_ms(lat, 0.99):>7.1f} {max(lat, default=float('nan')) * 1000:>7.1f} "
             + (f"{busy[name]:>9.0f}%" if name in busy else "")
         )
-    ratio = p99["abused"] / p99["idle"]
-    print(f"p99 abused / idle: {ratio:.2f} (target: within 2x)")
+    print(f"{'pair':>10} {'idle p99':>9} {'abused p99':>11} {'abused / idle':>14}")
+    ratios = []
+    for n, (idle, abused) in enumerate(pair_p99s(person.latencies, args.pairs), 1):
+        ratios.append(abused / idle)
+        print(f"{n:>10} {idle:>9.1f} {abused:>11.1f} {ratios[-1]:>13.2f}x")
+    print(f"p99 abused / idle over the pairs: {spread(ratios, 2, 'x')} (target: within 2x)")
+    print(f"p99 abused / idle, all phases pooled: {p99['abused'] / p99['idle']:.2f}x")
     print("the attacks were answered:")
-    for kind, count in sorted(answers.items()):
-        print(f"  {kind:<40} {count:>7}")
+    for kind, answered in sorted(answers.items()):
+        print(f"  {kind:<40} {answered:>7}")
     print("server RSS: " + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in memory))
     print(f"its review workers' RSS at the end: {workers:.0f} MiB")
     print(f"the server answers /api/tables afterwards: {alive}")

@@ -1,21 +1,26 @@
-"""Built-in bots in this process against the same bots as external processes.
+"""Built-in bots in this process against the same bots as external processes, in pairs.
 
-    .venv/bin/python benchmarks/bench_bots.py                 # 300 games of each game
-    .venv/bin/python benchmarks/bench_bots.py --games 1000
+    .venv/bin/python benchmarks/bench_bots.py                 # 300 games of each game, 3 pairs
+    .venv/bin/python benchmarks/bench_bots.py --games 1000 --pairs 5
 
-Each line plays the same games twice with the same seeds: once with the bots as
-objects in this process (how built-in bots play in tournaments), once with every bot
-in its own child process speaking the protocol (how bot files and programs play:
-`python -m bluffdice.protocol.host NAME`, started once and reused for every game, as a
-tournament worker does). The games are identical move for move (checked), so the
-difference in time is the protocol's cost: encoding each seat's messages, the pipes,
-decoding in the child, and the child's answer. Divided by the moves made, that is the
-overhead per move: in wall-clock time (what a tournament waits, including the
-scheduler's delays on a busy machine) and in CPU time of this process and the bots'
-processes together (what the protocol costs in work, steadier when the machine is
-shared). The start-up of each kind of bot program (to its hello) is timed
-too: it is why a worker keeps its programs for the next game instead of starting them
-per game. One worker, no store.
+Each line plays the same games on both sides with the same seeds: the reference is the
+bots as objects in this process (how built-in bots play in tournaments); the other side
+has every bot in its own child process speaking the protocol (how bot files and programs
+play: `python -m bluffdice.protocol.host NAME`, started once and reused for every game of
+the line, as a tournament worker does). The games are identical move for move (checked),
+so the difference in time is the protocol's cost: encoding each seat's messages, the
+pipes, decoding in the child, and the child's answer. The `--games` of a line are cut
+into `--pairs` batches; each pair plays its batch on both sides back to back, taking
+turns which goes first, after five other games on each side warm both up (imports,
+first-use tables, the programs started). For each pair the table prints both sides'
+games per second, the ratio (external / in-process) in wall-clock time (what a
+tournament waits, including the scheduler's delays on a busy machine) and in CPU time of
+this process and the bots' processes together (what the protocol costs in work, steadier
+when the machine is shared), and the overhead per move in each; then the median
+[min-max] over the pairs.
+The start-up of each kind of bot program (to its hello) is timed too: it is why a worker
+keeps its programs for the next game instead of starting them per game. One worker, no
+store.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from bluffdice.table import seeded
 from bluffdice.table.host import Host, Policy, Seat
 from bluffdice.table.seats import BotSeat
 from bluffdice.tournament.seating import derive_seed, game_seed
+from pairs import count, one_pair, slices, spread
 
 SETUPS = (
     ("Mia, classic, 4 players", "mia", ("odds", "adaptive", "honest", "liar")),
@@ -65,11 +71,12 @@ def process_cpu(pids: list[int]) -> float:
 
 
 def run(
-    rules: str, bots: tuple[str, ...], games: int, external: bool
+    rules: str, bots: tuple[str, ...], games: range, external: bool
 ) -> tuple[float, float, int, list[tuple[str, ...]]]:
-    """Wall seconds and CPU seconds (this process and the bots' processes) for `games`
-    games, the moves the bots made, and every game's steps. The programs are started
-    before the clock starts and ended (and their CPU time collected) after."""
+    """Wall seconds and CPU seconds (this process and the bots' processes) for the games
+    numbered `games`, the moves the bots made, and every game's steps. The programs are
+    started (or taken warm from the pool) before the clock starts, and their CPU time is
+    read after it stops; `pool.close_all` ends them once the line is done."""
     limits = Limits(move_time=60.0)
     records = []
     moves = 0
@@ -79,7 +86,7 @@ def run(
     pids = [program.process.proc.pid for program in warm]
     cpu = time.process_time() + process_cpu(pids)
     started = time.perf_counter()
-    for index in range(games):
+    for index in games:
         seed = game_seed(7, index)
         seeds = [derive_seed(seed, "seat", s) for s in range(len(bots))]
         programs: list[ProcessBot] = []
@@ -103,7 +110,6 @@ def run(
         records.append(table.record.steps)
     wall = time.perf_counter() - started
     cpu = time.process_time() + process_cpu(pids) - cpu
-    pool.close_all()
     return wall, cpu, moves, records
 
 
@@ -119,31 +125,67 @@ def startup(command: tuple[str, ...], tries: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per setup")
+    parser.add_argument("--pairs", type=count, default=3, help="pairs per setup (default 3)")
     args = parser.parse_args()
+    if args.games < args.pairs:
+        parser.error(f"--games ({args.games}) must be at least --pairs ({args.pairs})")
     console = Console(width=120)
-    table = Table(title=f"bots in this process vs in their own processes ({args.games} games)")
+    table = Table(
+        title=f"bots in this process vs in their own processes ({args.games} games, "
+        f"{args.pairs} pairs)"
+    )
     for column in (
         "setup",
+        "pair",
         "in-process games/s",
         "external games/s",
-        "slower",
+        "slower (wall)",
+        "slower (CPU)",
         "moves",
         "overhead per move",
         "CPU overhead per move",
     ):
         table.add_column(column, justify="right" if column != "setup" else "left")
     for title, rules, bots in SETUPS:
-        inside, inside_cpu, moves, here = run(rules, bots, args.games, external=False)
-        outside, outside_cpu, moves_out, there = run(rules, bots, args.games, external=True)
-        assert here == there and moves == moves_out, "the same seeds must give the same games"
+        warm = range(args.games, args.games + 5)  # games no pair plays
+        run(rules, bots, warm, external=False)  # imports, first-use tables
+        run(rules, bots, warm, external=True)  # starts the programs, kept for the pairs
+        batches = slices(args.games, args.pairs)
+        walls, cpus, per_move, cpu_per_move = [], [], [], []
+        for pair, batch in enumerate(batches):
+            (inside, inside_cpu, moves, here), (outside, outside_cpu, moves_out, there) = one_pair(
+                pair,  # odd pairs: the external bots first
+                lambda _: run(rules, bots, batch, external=False),  # noqa: B023
+                lambda _: run(rules, bots, batch, external=True),  # noqa: B023
+            )
+            assert here == there and moves == moves_out, "the same seeds must give the same games"
+            walls.append(outside / inside)
+            cpus.append(outside_cpu / inside_cpu)
+            per_move.append((outside - inside) / moves * 1e6)
+            cpu_per_move.append((outside_cpu - inside_cpu) / moves * 1e6)
+            table.add_row(
+                title if pair == 0 else "",
+                str(pair + 1),
+                f"{len(batch) / inside:,.0f}",
+                f"{len(batch) / outside:,.0f}",
+                f"{walls[-1]:.1f}x",
+                f"{cpus[-1]:.1f}x",
+                f"{moves:,}",
+                f"{per_move[-1]:,.0f} µs",
+                f"{cpu_per_move[-1]:,.0f} µs",
+            )
+        pool.close_all()
         table.add_row(
-            title,
-            f"{args.games / inside:,.0f}",
-            f"{args.games / outside:,.0f}",
-            f"{outside / inside:.1f}x",
-            f"{moves:,}",
-            f"{(outside - inside) / moves * 1e6:,.0f} µs",
-            f"{(outside_cpu - inside_cpu) / moves * 1e6:,.0f} µs",
+            "",
+            "all",
+            "",
+            "",
+            spread(walls, 1, "x"),
+            spread(cpus, 1, "x"),
+            "",
+            spread(per_move, 0, " µs"),
+            spread(cpu_per_move, 0, " µs"),
+            end_section=True,
         )
     console.print(table)
     starts = Table(title="start-up of a bot program, to its hello (median of 3)")

@@ -8,11 +8,16 @@ the early start (a round begins when every player joined) and with the classic f
 250 ms join window; the server runs on uvloop's event loop when it is installed, as
 `bluffdice maexchen` does (and the 4-bot row once more on asyncio's for comparison). The
 target of issue 13 (800 rounds a second with 4 bots) is printed beside the figure, with
-what else the machine did meanwhile. Part 2, the fuzz: 4 bots play while hostile
-datagrams arrive from several loopback addresses (garbage, huge, wrong encodings,
-commands with wrong or stolen tokens, name take-overs, spectator noise) and a flood from
-one address; afterwards every round must replay in the engine and every score must be
-the sum of the rounds.
+what else the machine did meanwhile. That row runs `--repeat` times in pairs with its
+no-spin twin (the server sleeping in the event loop at once instead of spinning on its
+socket, `--spin 0`: the reference), taking turns which goes first; both sides of each
+pair and the ratio's median [min-max] (spin / no spin) are printed. The outside
+reference, the canonical contest server, is bench_maexchen_canonical.py's.
+
+Part 2, the fuzz: 4 bots play while hostile datagrams arrive from several loopback
+addresses (garbage, huge, wrong encodings, commands with wrong or stolen tokens, name
+take-overs, spectator noise) and a flood from one address; afterwards every round must
+replay in the engine and every score must be the sum of the rounds.
 
 Figures depend on the machine and its load: say what else ran when you quote them.
 """
@@ -62,6 +67,7 @@ except ImportError:  # a tree from before the package moved (bench_host.py's "be
         loop_factory,
     )
 from bluffdice.store import Store
+from pairs import count, spread
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "maexchen_bot.py"
 
@@ -319,10 +325,10 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument(
         "--repeat",
-        type=int,
+        type=count,
         default=3,
-        help="runs of the target row and of its no-spin twin, alternating (this machine's "
-        "hypervisor sometimes steals most of a core for seconds)",
+        help="pairs of the target row and its no-spin twin, taking turns which goes first "
+        "(this machine's hypervisor sometimes steals most of a core for seconds)",
     )
     args = parser.parse_args()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -337,7 +343,11 @@ def main() -> None:
         target_row = (first, factory, 4, True, args.seconds, False, True, False)
         no_spin = (first, factory, 4, True, args.seconds, False, False, False)
         runs: list[tuple[str, Any, int, bool, float, bool, bool, bool]] = [
-            *(row for _ in range(max(1, args.repeat)) for row in (target_row, no_spin)),
+            *(  # pairs, taking turns which goes first
+                row
+                for n in range(args.repeat)
+                for row in ((target_row, no_spin) if n % 2 == 0 else (no_spin, target_row))
+            ),
             *((name, make, 4, True, args.seconds, False, True, False) for name, make in loops[1:]),
             (first, factory, 4, True, args.seconds, False, True, True),
             (first, factory, 4, False, window, False, True, False),
@@ -386,6 +396,15 @@ def main() -> None:
                 f"{len(figures)} runs ({', '.join(f'{f:.0f}' for f in figures)})"
                 + (f"; target {TARGET:.0f}" if spin else "")
             )
+        spun, plain = (
+            [r["rounds/s"] for r in rows[: 2 * args.repeat] if r["start"] == start]
+            for start in ("early", "early, no spin")
+        )
+        print(
+            "spin / no spin, each pair: "
+            + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(spun, plain, strict=True))
+            + f"; ratio {spread([a / b for a, b in zip(spun, plain, strict=True)])}"
+        )
         print(
             "dgrams out/in: datagrams per round; server/bots ms: CPU per round of the "
             "server's and the bots' process; spin wait: ms per round the server waited on its "
