@@ -13,7 +13,7 @@ import os
 import signal
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -43,7 +43,7 @@ def ordered_map(
     workers: int,
     on_lost: Callable[[str], None] | None = None,
     retries: int = MAX_LOSSES,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """`function` on every item, in `workers` processes (one: in this process), yielding
     the results in the order of `items` whatever order the workers finish in.
 
@@ -51,7 +51,9 @@ def ordered_map(
     are started by forkserver (or spawn), not fork: the caller may run a progress bar
     thread, and forking a process that has threads can deadlock. Each worker ignores
     Ctrl-C (the parent alone reports it), dies with the process that started it, and
-    ends at once when the parent stops early (Ctrl-C, an error), so nothing runs on.
+    ends at once when the parent stops early (Ctrl-C, an error), so nothing runs on:
+    a caller that stops consuming must `close()` the generator (the workers stop then,
+    not whenever the garbage collector gets to it).
 
     A worker that dies breaks its pool: the items not yet handed back are played again
     in a new pool (items carry their own seeds, so their results are the same), and
@@ -110,7 +112,7 @@ def _in_order(
     that a broken pool leaves behind what must be played again."""
     for item in items:
         unsent[:] = [item]
-        window.append((item, pool.submit(function, item)))
+        window.append((item, pool.submit(_stoppable, function, item)))
         unsent.clear()
         if len(window) >= IN_FLIGHT * workers:
             result = window[0][1].result()
@@ -141,9 +143,46 @@ def _start_worker(parent: int, stop: Any) -> None:
 
     def wait_for_stop() -> None:
         stop.acquire()
-        os._exit(1)
+        with _WORKER.lock:
+            _WORKER.stopping = True
+            if _WORKER.inside:
+                os._exit(1)
 
     threading.Thread(target=wait_for_stop, name="bluffdice-stop", daemon=True).start()
+
+
+class _WorkerState:
+    """Where a worker's main thread is, as far as stopping it is concerned.
+
+    A worker may end at once only while it runs an item: between two items it may be
+    writing a result to the pool's pipe, and a worker that dies halfway through a write
+    leaves the pool's reader thread in the parent waiting for the rest for ever (and the
+    parent's exit waits on that thread). So a stop that finds the worker outside an item
+    leaves it to `_stoppable`, which ends the worker before it takes the next item or
+    before it hands the current one back."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.inside = False
+        self.stopping = False
+
+
+_WORKER = _WorkerState()
+
+
+def _stoppable(function: Callable[[T], R], item: T) -> R:
+    """`function(item)` in a worker, which the parent's stop may end at any moment."""
+    with _WORKER.lock:
+        if _WORKER.stopping:
+            os._exit(1)
+        _WORKER.inside = True
+    try:
+        return function(item)
+    finally:
+        with _WORKER.lock:
+            _WORKER.inside = False
+            if _WORKER.stopping:
+                os._exit(1)  # before the result is written, never halfway through it
 
 
 def _leave_ctrl_c_to_parent() -> None:

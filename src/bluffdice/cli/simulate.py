@@ -193,6 +193,7 @@ def _workers(workers: int | None, game: str, rules: Any, names: list[str], games
 def _with_progress(rules: Any, names: list[str], games: int, seed: int, workers: int) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
+    from bluffdice.cli.interrupt import remembered_ctrl_c
     from bluffdice.cli.progress import remaining_column
     from bluffdice.sim.match import run_matches
 
@@ -207,7 +208,13 @@ def _with_progress(rules: Any, names: list[str], games: int, seed: int, workers:
     ) as bar:
         pairs = len(names) * (len(names) - 1) // 2
         task = bar.add_task("games", total=pairs * games)
-        return run_matches(rules, names, games, seed, lambda k: bar.advance(task, k), workers)
+
+        def advance(done: int) -> None:
+            ctrl_c.check()
+            bar.advance(task, done)
+
+        with remembered_ctrl_c() as ctrl_c:
+            return run_matches(rules, names, games, seed, advance, workers)
 
 
 def _standings_table(report: Any) -> Table:

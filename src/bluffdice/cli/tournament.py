@@ -450,13 +450,18 @@ def _run(
 ) -> Standings:
     from rich.progress import Progress
 
+    from bluffdice.cli.interrupt import remembered_ctrl_c
     from bluffdice.tournament.runner import run_tournament
 
     started = time.perf_counter()
-    with Progress(*progress_columns(), console=err, transient=False) as progress:
+    with (
+        remembered_ctrl_c() as ctrl_c,
+        Progress(*progress_columns(), console=err, transient=False) as progress,
+    ):
         task = progress.add_task("games", total=config.games, speed="", leader="")
 
         def counted(results: list[GameResult], standings: Standings) -> None:
+            ctrl_c.check()
             if database is not None:
                 database.add_games(tid, [_stored(config, r) for r in results])
             elapsed = max(time.perf_counter() - started, 1e-9)

@@ -173,10 +173,14 @@ def run_matches(
     totals = [
         ChunkResult(pair, 0, 0, 0, 0, 0, 0) for pair in range(len(names) * (len(names) - 1) // 2)
     ]
-    for part in ordered_map(play_chunk, plan(report), workers):
-        totals[part.pair] = totals[part.pair].plus(part)
-        if progress is not None:
-            progress(part.games)
+    parts = ordered_map(play_chunk, plan(report), workers)
+    try:
+        for part in parts:
+            totals[part.pair] = totals[part.pair].plus(part)
+            if progress is not None:
+                progress(part.games)
+    finally:
+        parts.close()  # a Ctrl-C in the progress bar stops the workers now, not at exit
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     for (i, j), total in zip(pairs, totals, strict=True):
         a, b = names[i], names[j]

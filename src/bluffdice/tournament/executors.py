@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, Protocol
 
 from bluffdice.games.base import BluffdiceError
@@ -25,7 +25,10 @@ EXECUTORS = ("local", "ray")
 class Executor(Protocol):
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
-    ) -> Iterator[list[GameResult]]: ...
+    ) -> Generator[list[GameResult], None, None]:
+        """A generator, so that a caller that stops early (Ctrl-C, a bot fault) can close
+        it at once, and the workers stop with it."""
+        ...
 
 
 class SerialExecutor:
@@ -33,7 +36,7 @@ class SerialExecutor:
 
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
-    ) -> Iterator[list[GameResult]]:
+    ) -> Generator[list[GameResult], None, None]:
         for chunk in chunks:
             yield play_chunk(chunk, rules_text)
 
@@ -49,7 +52,7 @@ class ProcessExecutor:
 
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
-    ) -> Iterator[list[GameResult]]:
+    ) -> Generator[list[GameResult], None, None]:
         play = functools.partial(play_chunk, rules_text=rules_text)
         retries = MAX_LOSSES if self.retry_lost else 0
         yield from ordered_map(play, chunks, self.workers, on_lost=_say, retries=retries)
@@ -83,7 +86,7 @@ class RayExecutor:
 
     def run(
         self, chunks: Iterable[Sequence[GameJob]], rules_text: str
-    ) -> Iterator[list[GameResult]]:
+    ) -> Generator[list[GameResult], None, None]:
         ray = self._ray
         started_here = not ray.is_initialized()
         # Ray's driver prints what its nodes report (a node lost, a task retried) to

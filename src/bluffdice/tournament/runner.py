@@ -226,8 +226,11 @@ def run_tournament(
         executor.retry_lost = config.on_error != "stop"
     standings = standings_for(config)
     size = chunk_size(config.games, workers)
+    # Closed by hand, not left to the garbage collector: a Ctrl-C or a fault raised in
+    # this loop (not inside the executor) must stop the workers before the caller reports.
+    played = executor.run(chunks(config, size), config.rules)
     try:
-        for results in executor.run(chunks(config, size), config.rules):
+        for results in played:
             for result in results:
                 standings.add(result, tuple(config.names[b] for b in result.entrants))
             if on_results is not None:
@@ -237,5 +240,6 @@ def run_tournament(
     except WorkerLost as lost:
         raise BotStopped(f"the tournament stopped: {lost}") from None
     finally:
+        played.close()
         pool.close_all()
     return standings
